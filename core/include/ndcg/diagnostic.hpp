@@ -1,0 +1,56 @@
+// Errors and warnings as values.
+//
+// Every function of the core that reads user input reports problems as Diagnostics instead of
+// throwing: the core builds with -fno-exceptions, and an exception thrown through embind reaches
+// JavaScript as a bare number. A diagnostic names the input it is about, a 1-based line and
+// column (0 when it is about the input as a whole), and a sentence meant for a student.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ndcg {
+
+enum class Source : std::uint8_t { ranking, judgments, options, qrels, run };
+
+// "ranking", "judgments", "options", "qrels" or "run": the names the JS API uses.
+std::string_view source_name(Source source);
+
+struct Diagnostic {
+  Source source = Source::ranking;
+  std::uint32_t line = 0;    // 1-based; 0 = not tied to one line
+  std::uint32_t column = 0;  // 1-based, counted in Unicode code points; 0 = whole line/input
+  std::string message;
+};
+
+// Collects diagnostics up to a limit, so that a million bad lines cost a hundred messages, not a
+// million. Once the limit is reached, further reports are counted; finish() appends one summary
+// diagnostic ("… and N more") if any were dropped.
+class DiagnosticList {
+ public:
+  static constexpr std::size_t kDefaultLimit = 100;
+
+  explicit DiagnosticList(std::size_t limit = kDefaultLimit) : limit_(limit) {}
+
+  void add(Source source, std::uint32_t line, std::uint32_t column, std::string message);
+  void add(Diagnostic diagnostic);
+  // Appends every item of `other` (respecting this list's limit) and its dropped count.
+  void append(const DiagnosticList& other);
+
+  bool empty() const { return items_.empty() && dropped_ == 0; }
+  std::size_t size() const { return items_.size() + dropped_; }
+  const std::vector<Diagnostic>& items() const { return items_; }
+
+  // The collected diagnostics, with a closing "… and N more" note when some were dropped.
+  std::vector<Diagnostic> finish(Source summary_source) const;
+
+ private:
+  std::size_t limit_;
+  std::size_t dropped_ = 0;
+  std::vector<Diagnostic> items_;
+};
+
+}  // namespace ndcg

@@ -1,0 +1,100 @@
+// NDCG of one ranked list, explained rank by rank.
+//
+// Follows Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS
+// 20(4), 2002, for CG, DCG and their normalisation, and Burges et al., "Learning to rank using
+// gradient descent", ICML 2005, for the log2(rank + 1) discount. Which of the two (and every
+// other convention) applies is an Options value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ndcg/diagnostic.hpp"
+#include "ndcg/input.hpp"
+#include "ndcg/options.hpp"
+
+namespace ndcg {
+
+// One rank of the step-by-step table. Everything is full precision; rounding is for display.
+struct StepRow {
+  std::uint32_t rank = 0;
+  std::optional<std::string> doc;  // absent for a bare list of grades
+  double grade = 0;                // the grade used (0 for an unjudged document)
+  bool judged = false;             // the grade came from the judgments or the ranking itself
+  bool repeated = false;           // the document was already ranked higher up (gain 0)
+  double gain = 0;                 // G[r]; 0 for a repeat of a document already ranked
+  double discount = 1;             // G[r] is divided by this
+  double cg = 0;                   // sum of G[1..r]
+  double dcg = 0;                  // sum of G[i] / discount(i), i = 1..r
+  std::optional<std::string> ideal_doc;  // the document at rank r of the ideal ranking
+  double ideal_grade = 0;                // 0 past the last judged document (padding)
+  double ideal_gain = 0;
+  double idcg = 0;  // DCG of the ideal ranking at r
+  double ndcg = 0;  // dcg / idcg, or Options::ndcg_when_idcg_zero when idcg == 0
+  // Set when Options::round_before_dividing is: DCG and IDCG rounded, and their quotient.
+  double rounded_dcg = 0;
+  double rounded_idcg = 0;
+  double rounded_ndcg = 0;
+};
+
+struct IdealEntry {
+  std::optional<std::string> doc;
+  double grade = 0;
+  double gain = 0;
+};
+
+struct Summary {
+  std::uint32_t k = 0;  // the cut-off used (the ranking's length when Options::k is 0)
+  double dcg_at_k = 0;
+  double idcg_at_k = 0;  // top k of the ideal, or all of it with IdealDepth::whole
+  double ndcg_at_k = 0;
+  double rounded_dcg_at_k = 0;  // as StepRow, when Options::round_before_dividing is set
+  double rounded_idcg_at_k = 0;
+  double rounded_ndcg_at_k = 0;
+  std::uint32_t judged_relevant = 0;  // documents with a positive gain in the ideal ranking
+};
+
+struct Explanation {
+  bool ok = false;
+  std::vector<StepRow> rows;        // one per rank of the ranked list
+  std::vector<IdealEntry> ideal;    // the whole ideal ranking (may be longer than rows)
+  Summary summary;
+  std::vector<Diagnostic> errors;   // non-empty exactly when !ok; rows are then empty
+  std::vector<Diagnostic> warnings;
+};
+
+// Parses both texts and explains the ranking under `options`.
+//
+// Grade of each rank: the judgment of its document if there is one (a different grade written
+// in the ranking is a warning), else the grade written in the ranking, else 0 (unjudged, one
+// warning listing them). A document ranked again gains 0 the second time (warning). A negative
+// grade is not relevant: gain 0 (warning), as in trec_eval.
+//
+// Ideal ranking: the judged documents (plus ranked documents that carry a positive grade but no
+// judgment) or the ranked documents (repeats left out), stably sorted by gain, best first. Without judgments the
+// ideal comes from the ranking (warning when IdealFrom::judgments was asked for).
+//
+// ok == false, with located errors, when either text has errors or a gain is undefined (a
+// grade missing from a custom map, an overflowing exponential gain) or a sum overflows.
+Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
+                    const Options& options);
+
+// One option as text, the way the JS API, the command line and presets hand them over.
+struct OptionValue {
+  std::string name;
+  std::string value;
+};
+
+// Applies `option_values` in order on top of the defaults (set_option), then explains. Invalid
+// options make the result ok == false; the texts are still parsed so that every error of the
+// request is reported at once.
+Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
+                    const std::vector<OptionValue>& option_values);
+
+// The same, from already parsed inputs (the TREC evaluator calls this per query).
+Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options);
+
+}  // namespace ndcg

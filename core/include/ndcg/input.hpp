@@ -1,0 +1,76 @@
+// Parsers for the two pasted inputs of the calculator: a ranked list and relevance judgments.
+//
+// Both read text line by line and never fail as a whole: every problem becomes a located
+// diagnostic, and the parse goes on so that one paste reports all of its problems at once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ndcg/diagnostic.hpp"
+
+namespace ndcg {
+
+struct RankedEntry {
+  std::optional<std::string> doc;  // absent when the ranking is a bare list of grades
+  std::optional<double> grade;     // absent when the line names only a document
+  std::uint32_t line = 0;
+  std::uint32_t doc_column = 0;
+  std::uint32_t grade_column = 0;
+};
+
+struct RankedList {
+  std::vector<RankedEntry> entries;  // in rank order
+  bool grades_only = false;          // the input was one line of grades, e.g. "G = (1, 0, 3)"
+};
+
+struct Judgment {
+  std::string doc;
+  double grade = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;  // of the grade
+};
+
+struct Judgments {
+  std::vector<Judgment> items;  // in input order, one per document
+  std::unordered_map<std::string, std::size_t> index_of;  // doc -> position in items
+
+  const Judgment* find(const std::string& doc) const {
+    auto it = index_of.find(doc);
+    return it == index_of.end() ? nullptr : &items[it->second];
+  }
+};
+
+template <class T>
+struct Parsed {
+  T value;
+  DiagnosticList errors;
+  DiagnosticList warnings;
+};
+
+// Parses a ranked list. Accepted, after blank lines and lines starting with '#' are skipped:
+//   * one line of grades: "1 0 1 0 0 3", "1, 0, 3" or "G = (1, 0, 3)" (three or more numbers, or
+//     any count inside brackets or after "name ="); documents are then unnamed;
+//   * otherwise one document a line: "doc", "doc grade", "doc,grade", "doc<TAB>grade", or a
+//     table row "rank doc grade [more columns]" whose first field is a whole number (Markdown
+//     rows "| 1 | d ₁₂₃ (r: 1) | 1 |" included; a header line without digits is skipped with a
+//     warning). A grade note "(r: 1)" after the id counts as the grade if no grade column follows.
+// Document ids are normalised (normalise_doc_id). Grades must be finite decimal numbers.
+// Errors: a grade that is not a number, a row with too many fields. Warnings: a rank column that
+// does not match the row's position, ignored extra columns, a skipped header.
+Parsed<RankedList> parse_ranking(std::string_view text);
+
+// Parses relevance judgments, one of:
+//   * the lecture's set notation "R = { [d_3, 3], [d_5, 3], ... }" (pairs in square brackets);
+//   * lines "doc grade" (tab, comma or white space between), or TREC qrels lines
+//     "query iteration doc grade"; all qrels lines must name the same query.
+// Errors: a grade that is not a number, a wrong field count, conflicting grades for one
+// document (both lines named), more than one query. Warnings: a document judged twice with the
+// same grade.
+Parsed<Judgments> parse_judgments(std::string_view text);
+
+}  // namespace ndcg

@@ -1,0 +1,78 @@
+// The conventions an NDCG computation follows, as data.
+//
+// Different textbooks and libraries disagree on gain, discount, where the ideal ranking comes
+// from and how deep it goes; each of those choices is one field here, so a preset that
+// reproduces a tool or a lecture is a list of option values, never a fork of the code.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ndcg/diagnostic.hpp"
+
+namespace ndcg {
+
+enum class GainKind : std::uint8_t {
+  linear,       // G = g
+  exponential,  // G = 2^g − 1
+  custom,       // G = map[g]; a grade missing from the map is an error, except 0 (gain 0)
+};
+
+enum class DiscountKind : std::uint8_t {
+  log2_rank_plus_1,     // G / log2(r + 1) at every rank (Burges et al.; trec_eval, sklearn)
+  jarvelin_kekalainen,  // no discount for r < b, then G / log_b(r) (Järvelin & Kekäläinen 2002)
+};
+
+enum class IdealFrom : std::uint8_t {
+  judgments,  // every judged document, best first: the recall base (trec_eval)
+  ranking,    // the grades of the ranked list itself, best first
+};
+
+enum class IdealDepth : std::uint8_t {
+  cut,    // IDCG@k sums the top k ideal gains (ndcg_cut.k, NDCG@k almost everywhere)
+  whole,  // IDCG sums every ideal gain whatever k is (trec_eval's plain `ndcg`)
+};
+
+struct Options {
+  GainKind gain = GainKind::linear;
+  std::vector<std::pair<double, double>> custom_gains;  // (grade, gain), used when gain == custom
+  DiscountKind discount = DiscountKind::log2_rank_plus_1;
+  double base = 2.0;  // log base of the Järvelin–Kekäläinen discount; must be > 1
+  IdealFrom ideal = IdealFrom::judgments;
+  IdealDepth ideal_depth = IdealDepth::cut;
+  std::uint32_t k = 0;              // cut-off; 0 = the length of the ranking
+  double ndcg_when_idcg_zero = 0.0;  // trec_eval reports 0
+  // When set, DCG and IDCG are also rounded to this many decimals and divided again, which is
+  // what a slide does when it computes NDCG from the rounded numbers it printed.
+  std::optional<int> round_before_dividing;
+};
+
+// Sets one option from its textual value, as the JS API and the command line give it.
+// Names and accepted values:
+//   gain                  "linear" | "exponential" | a map "3=7,2=3,1=1" (':' also accepted)
+//   discount              "log2(rank+1)" | "jarvelin-kekalainen"
+//   base                  a number > 1
+//   ideal                 "judgments" | "ranking"
+//   idealDepth            "cut" | "whole"
+//   k                     a whole number ≥ 1, or "0" / "" for the length of the ranking
+//   ndcgWhenIdcgZero      a finite number
+//   roundBeforeDividing   a whole number of decimals 0..12, or "" / "off"
+// Returns a diagnostic (source options, line 0) naming the option and the accepted values when
+// the name is unknown or the value is invalid; `options` is then unchanged.
+std::optional<Diagnostic> set_option(Options& options, std::string_view name, std::string_view value);
+
+// Gain of a grade under `options`. Returns nullopt when the gain is undefined: a custom map that
+// lacks the grade, or an exponential gain that overflows a double (grades above 1023).
+std::optional<double> gain_of(double grade, const Options& options);
+
+// The number the gain at 1-based `rank` is divided by (1 where there is no discount).
+double discount_at(std::uint32_t rank, const Options& options);
+
+// `value` rounded half away from zero to `decimals` places, as a person rounding by hand does.
+double round_to(double value, int decimals);
+
+}  // namespace ndcg

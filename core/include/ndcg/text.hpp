@@ -1,0 +1,133 @@
+// Text primitives shared by every parser: chunked line splitting, fields with their columns,
+// strict number parsing, and the normalisation of document ids pasted from slides.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ndcg {
+
+// Splits text that arrives in chunks into lines. A line may span any number of chunks; "\n",
+// "\r\n" and a lone "\r" all end a line. A UTF-8 byte order mark at the very start is dropped.
+// Memory held between calls is at most one partial line.
+//
+//   LineSplitter lines;
+//   lines.feed(chunk, [](std::string_view line, std::uint32_t number) { ... });
+//   lines.finish([](std::string_view line, std::uint32_t number) { ... });
+class LineSplitter {
+ public:
+  template <class OnLine>
+  void feed(std::string_view chunk, OnLine&& on_line) {
+    std::size_t start = 0;
+    // The byte order mark may itself arrive split over chunks.
+    while (bom_matched_ < kBomDone && start < chunk.size()) {
+      if (chunk[start] == kBom[bom_matched_]) {
+        ++bom_matched_;
+        ++start;
+      } else {
+        partial_.append(kBom, bom_matched_);
+        bom_matched_ = kBomDone;
+      }
+    }
+    if (pending_cr_ && start < chunk.size()) {
+      pending_cr_ = false;
+      if (chunk[start] == '\n') ++start;
+    }
+    for (std::size_t i = start; i < chunk.size(); ++i) {
+      const char c = chunk[i];
+      if (c != '\n' && c != '\r') continue;
+      emit(chunk.substr(start, i - start), on_line);
+      if (c == '\r') {
+        if (i + 1 < chunk.size()) {
+          if (chunk[i + 1] == '\n') ++i;
+        } else {
+          pending_cr_ = true;
+        }
+      }
+      start = i + 1;
+    }
+    if (start < chunk.size()) partial_.append(chunk.substr(start));
+  }
+
+  // Emits the last line if the text did not end with a line break.
+  template <class OnLine>
+  void finish(OnLine&& on_line) {
+    if (bom_matched_ < kBomDone) {
+      partial_.append(kBom, bom_matched_);  // a text that is only the start of a BOM
+      bom_matched_ = kBomDone;
+    }
+    if (!partial_.empty()) {
+      std::string last;
+      last.swap(partial_);
+      on_line(std::string_view(last), ++line_number_);
+    }
+  }
+
+  std::uint32_t lines_emitted() const { return line_number_; }
+
+ private:
+  template <class OnLine>
+  void emit(std::string_view piece, OnLine& on_line) {
+    if (partial_.empty()) {
+      on_line(piece, ++line_number_);
+    } else {
+      partial_.append(piece);
+      std::string line;
+      line.swap(partial_);
+      on_line(std::string_view(line), ++line_number_);
+    }
+  }
+
+  static constexpr char kBom[] = "\xEF\xBB\xBF";
+  static constexpr std::size_t kBomDone = 3;
+
+  std::string partial_;
+  std::uint32_t line_number_ = 0;
+  std::size_t bom_matched_ = 0;
+  bool pending_cr_ = false;
+};
+
+// A piece of a line and where it starts (byte offset within the line).
+struct Field {
+  std::string_view text;
+  std::uint32_t offset = 0;
+};
+
+// 1-based column, in code points, of byte `offset` of `line`.
+std::uint32_t column_of(std::string_view line, std::uint32_t offset);
+
+// Splits one line into trimmed fields. The separator is chosen per line: '|' (a Markdown table
+// row; the empty cells before the first and after the last bar are dropped), else a tab, else a
+// comma, else runs of white space. When splitting on white space, a slide-style document id
+// such as "d ₁₂₃" or "d _{12}" stays one field, and so does a parenthesised note such as "(r: 1)".
+std::vector<Field> split_fields(std::string_view line);
+
+// True for a line that is a Markdown table rule such as "|----|:---:|".
+bool is_table_rule(std::string_view line);
+
+// Parses a decimal number: optional sign, digits with an optional fraction, optional exponent.
+// Rejects everything else (hex, "inf", "nan", "1,5", trailing text). Returns nullopt when the
+// text is not such a number; `out_of_range` is set when it is one but does not fit a finite
+// double (e.g. "1e400").
+std::optional<double> parse_decimal(std::string_view text, bool* out_of_range = nullptr);
+
+// Normalises a document id pasted from slides or LaTeX: "d_3", "d_{3}", "$d_{3}$", "d₃" and
+// "d ₁₂₃" become "d3" and "d123". Only the pattern letters + optional "_"/"{}" + digits (ASCII or
+// Unicode subscripts) is rewritten; any other id is returned trimmed but otherwise unchanged, so
+// TREC-style ids such as "clueweb09-en0000-00-00000" are left alone.
+std::string normalise_doc_id(std::string_view text);
+
+// Removes and returns a grade note "(r: 2)" written after a document id in the lecture's tables.
+// `field` is shortened to the text before the note. Returns nullopt if there is no note.
+std::optional<std::string_view> take_grade_note(std::string_view& field);
+
+std::string_view trim(std::string_view text);
+
+// Quotes user text for a message, shortening it to at most `max_code_points` code points and
+// replacing control characters and invalid UTF-8 with U+FFFD so a message is always printable.
+std::string quote(std::string_view text, std::size_t max_code_points = 40);
+
+}  // namespace ndcg

@@ -1,0 +1,185 @@
+#include "ndcg/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ndcg/text.hpp"
+
+namespace ndcg {
+namespace {
+
+Diagnostic option_error(std::string_view name, std::string message) {
+  return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message};
+}
+
+// Parses "3=7,2=3,1=1" (separators ',', ';' or white space; ':' may replace '=').
+std::optional<Diagnostic> parse_gain_map(std::string_view text,
+                                         std::vector<std::pair<double, double>>& out) {
+  std::vector<std::pair<double, double>> map;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find_first_of(",; \t\n", i);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view entry = trim(text.substr(i, end - i));
+    i = end + 1;
+    if (entry.empty()) continue;
+    const std::size_t eq = entry.find_first_of("=:");
+    if (eq == std::string_view::npos) {
+      return option_error("gain", "custom gain entry " + quote(entry) +
+                                      " is not grade=gain; write it like 3=7,2=3,1=1");
+    }
+    const auto grade = parse_decimal(trim(entry.substr(0, eq)));
+    const auto gain = parse_decimal(trim(entry.substr(eq + 1)));
+    if (!grade || !gain) {
+      return option_error("gain", "in custom gain entry " + quote(entry) +
+                                      " both the grade and the gain must be numbers");
+    }
+    if (*gain < 0) {
+      return option_error("gain", "in custom gain entry " + quote(entry) +
+                                      " the gain is negative; gains must be 0 or more");
+    }
+    for (const auto& [g, _] : map) {
+      if (g == *grade) {
+        return option_error("gain", "grade " + quote(trim(entry.substr(0, eq))) +
+                                        " appears twice in the custom gain map");
+      }
+    }
+    map.emplace_back(*grade, *gain);
+  }
+  if (map.empty()) {
+    return option_error("gain",
+                        "expected linear, exponential or a grade=gain map such as 3=7,2=3,1=1");
+  }
+  out = std::move(map);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Diagnostic> set_option(Options& options, std::string_view name,
+                                     std::string_view raw_value) {
+  const std::string_view value = trim(raw_value);
+  if (name == "gain") {
+    if (value == "linear") {
+      options.gain = GainKind::linear;
+    } else if (value == "exponential") {
+      options.gain = GainKind::exponential;
+    } else {
+      std::vector<std::pair<double, double>> map;
+      if (auto error = parse_gain_map(value, map)) return error;
+      options.gain = GainKind::custom;
+      options.custom_gains = std::move(map);
+    }
+    return std::nullopt;
+  }
+  if (name == "discount") {
+    if (value == "log2(rank+1)") {
+      options.discount = DiscountKind::log2_rank_plus_1;
+    } else if (value == "jarvelin-kekalainen") {
+      options.discount = DiscountKind::jarvelin_kekalainen;
+    } else {
+      return option_error(name, "expected log2(rank+1) or jarvelin-kekalainen, got " +
+                                    quote(value));
+    }
+    return std::nullopt;
+  }
+  if (name == "base") {
+    const auto base = parse_decimal(value);
+    if (!base || !(*base > 1.0)) {
+      return option_error(name, "the log base must be a number greater than 1, got " +
+                                    quote(value));
+    }
+    options.base = *base;
+    return std::nullopt;
+  }
+  if (name == "ideal") {
+    if (value == "judgments") {
+      options.ideal = IdealFrom::judgments;
+    } else if (value == "ranking") {
+      options.ideal = IdealFrom::ranking;
+    } else {
+      return option_error(name, "expected judgments or ranking, got " + quote(value));
+    }
+    return std::nullopt;
+  }
+  if (name == "idealDepth") {
+    if (value == "cut") {
+      options.ideal_depth = IdealDepth::cut;
+    } else if (value == "whole") {
+      options.ideal_depth = IdealDepth::whole;
+    } else {
+      return option_error(name, "expected cut or whole, got " + quote(value));
+    }
+    return std::nullopt;
+  }
+  if (name == "k") {
+    if (value.empty()) {
+      options.k = 0;
+      return std::nullopt;
+    }
+    const auto k = parse_decimal(value);
+    if (!k || *k < 0 || *k != std::floor(*k) || *k > 4294967295.0) {
+      return option_error(name, "the cut-off must be a whole number such as 10 (0 means the "
+                                "whole ranking), got " + quote(value));
+    }
+    options.k = static_cast<std::uint32_t>(*k);
+    return std::nullopt;
+  }
+  if (name == "ndcgWhenIdcgZero") {
+    const auto v = parse_decimal(value);
+    if (!v) return option_error(name, "expected a number such as 0 or 1, got " + quote(value));
+    options.ndcg_when_idcg_zero = *v;
+    return std::nullopt;
+  }
+  if (name == "roundBeforeDividing") {
+    if (value.empty() || value == "off") {
+      options.round_before_dividing.reset();
+      return std::nullopt;
+    }
+    const auto d = parse_decimal(value);
+    if (!d || *d < 0 || *d > 12 || *d != std::floor(*d)) {
+      return option_error(name, "expected a number of decimals from 0 to 12, or off, got " +
+                                    quote(value));
+    }
+    options.round_before_dividing = static_cast<int>(*d);
+    return std::nullopt;
+  }
+  return option_error(name, "unknown option; the options are gain, discount, base, ideal, "
+                            "idealDepth, k, ndcgWhenIdcgZero and roundBeforeDividing");
+}
+
+std::optional<double> gain_of(double grade, const Options& options) {
+  switch (options.gain) {
+    case GainKind::linear: return grade;
+    case GainKind::exponential: {
+      const double gain = std::exp2(grade) - 1.0;
+      if (!std::isfinite(gain)) return std::nullopt;
+      return gain;
+    }
+    case GainKind::custom:
+      for (const auto& [g, gain] : options.custom_gains) {
+        if (g == grade) return gain;
+      }
+      if (grade == 0) return 0.0;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+double discount_at(std::uint32_t rank, const Options& options) {
+  const double r = static_cast<double>(rank);
+  if (options.discount == DiscountKind::log2_rank_plus_1) return std::log2(r + 1.0);
+  if (r < options.base) return 1.0;
+  // log2 is exact for powers of two; dividing two logs is not, so base 2 takes the direct path.
+  if (options.base == 2.0) return std::log2(r);
+  return std::log(r) / std::log(options.base);
+}
+
+double round_to(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  const double scaled = value * scale;
+  if (!std::isfinite(scaled)) return value;
+  return std::round(scaled) / scale;
+}
+
+}  // namespace ndcg

@@ -1,0 +1,315 @@
+#include "ndcg/text.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace ndcg {
+namespace {
+
+struct CodePoint {
+  char32_t value;
+  std::uint32_t length;  // bytes consumed (1 for an invalid byte)
+};
+
+// Decodes the UTF-8 sequence at `i`; an invalid or truncated sequence decodes as U+FFFD of
+// length 1, so that any byte string can be walked without ever reading out of bounds.
+CodePoint decode(std::string_view s, std::size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return {b0, 1};
+  std::uint32_t length = 0;
+  char32_t value = 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    length = 2;
+    value = b0 & 0x1F;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    length = 3;
+    value = b0 & 0x0F;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    length = 4;
+    value = b0 & 0x07;
+  } else {
+    return {0xFFFD, 1};
+  }
+  if (i + length > s.size()) return {0xFFFD, 1};
+  for (std::uint32_t k = 1; k < length; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return {0xFFFD, 1};
+    value = (value << 6) | (b & 0x3F);
+  }
+  const bool overlong = (length == 2 && value < 0x80) || (length == 3 && value < 0x800) ||
+                        (length == 4 && value < 0x10000);
+  if (overlong || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return {0xFFFD, 1};
+  return {value, length};
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Length in bytes of a subscript digit (U+2080..U+2089) at `i`, or 0.
+std::size_t subscript_digit_at(std::string_view s, std::size_t i) {
+  if (i + 2 < s.size() && s[i] == '\xE2' && s[i + 1] == '\x82') {
+    const auto b = static_cast<unsigned char>(s[i + 2]);
+    if (b >= 0x80 && b <= 0x89) return 3;
+  }
+  return 0;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// True if `token` may continue a slide-style id begun by letters: "_{12}", "₁₂₃", "_3".
+bool continues_id(std::string_view token, bool previous_open) {
+  if (token.empty()) return false;
+  if (token[0] == '_' || token[0] == '{' || subscript_digit_at(token, 0) > 0) return true;
+  if (!previous_open) return false;
+  for (char c : token) {
+    if (!is_digit(c) && c != '}') return false;
+  }
+  return true;
+}
+
+bool all_letters(std::string_view token) {
+  if (token.empty()) return false;
+  for (char c : token) {
+    if (!is_letter(c)) return false;
+  }
+  return true;
+}
+
+void split_on(std::string_view line, char separator, std::vector<Field>& out) {
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = line.find(separator, start);
+    const std::size_t stop = end == std::string_view::npos ? line.size() : end;
+    std::string_view piece = line.substr(start, stop - start);
+    std::size_t lead = 0;
+    while (lead < piece.size() && is_space(piece[lead])) ++lead;
+    out.push_back(Field{trim(piece), static_cast<std::uint32_t>(start + lead)});
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+}
+
+void split_on_space(std::string_view line, std::vector<Field>& out) {
+  std::size_t i = 0;
+  auto next_token = [&](std::size_t from) -> std::pair<std::size_t, std::size_t> {
+    std::size_t s = from;
+    while (s < line.size() && is_space(line[s])) ++s;
+    std::size_t e = s;
+    if (e < line.size() && line[e] == '(') {
+      const std::size_t close = line.find(')', e);
+      e = close == std::string_view::npos ? line.size() : close + 1;
+    } else {
+      while (e < line.size() && !is_space(line[e])) ++e;
+    }
+    return {s, e};
+  };
+  while (true) {
+    auto [start, end] = next_token(i);
+    if (start >= line.size()) break;
+    if (all_letters(line.substr(start, end - start))) {
+      // Join "d ₁₂₃" and "d _{12}" into one field.
+      bool open = false;
+      while (true) {
+        auto [ns, ne] = next_token(end);
+        if (ns >= line.size()) break;
+        std::string_view token = line.substr(ns, ne - ns);
+        if (!continues_id(token, open)) break;
+        open = token.back() == '_' || token.back() == '{';
+        end = ne;
+      }
+    }
+    out.push_back(Field{line.substr(start, end - start), static_cast<std::uint32_t>(start)});
+    i = end;
+  }
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view text) {
+  std::size_t b = 0;
+  std::size_t e = text.size();
+  while (b < e && is_space(text[b])) ++b;
+  while (e > b && is_space(text[e - 1])) --e;
+  return text.substr(b, e - b);
+}
+
+std::uint32_t column_of(std::string_view line, std::uint32_t offset) {
+  std::uint32_t column = 1;
+  std::size_t i = 0;
+  while (i < offset && i < line.size()) {
+    i += decode(line, i).length;
+    ++column;
+  }
+  return column;
+}
+
+bool is_table_rule(std::string_view line) {
+  line = trim(line);
+  if (line.empty()) return false;
+  bool has_dash = false;
+  for (char c : line) {
+    if (c == '-') {
+      has_dash = true;
+    } else if (c != '|' && c != ':' && !is_space(c)) {
+      return false;
+    }
+  }
+  return has_dash;
+}
+
+std::vector<Field> split_fields(std::string_view line) {
+  std::vector<Field> fields;
+  if (line.find('|') != std::string_view::npos) {
+    split_on(line, '|', fields);
+    if (!fields.empty() && fields.front().text.empty()) fields.erase(fields.begin());
+    if (!fields.empty() && fields.back().text.empty()) fields.pop_back();
+  } else if (line.find('\t') != std::string_view::npos) {
+    split_on(line, '\t', fields);
+  } else if (line.find(',') != std::string_view::npos) {
+    split_on(line, ',', fields);
+  } else {
+    split_on_space(line, fields);
+  }
+  return fields;
+}
+
+std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
+  if (out_of_range != nullptr) *out_of_range = false;
+  std::size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t int_digits = 0;
+  while (i < text.size() && is_digit(text[i])) {
+    ++i;
+    ++int_digits;
+  }
+  std::size_t frac_digits = 0;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && is_digit(text[i])) {
+      ++i;
+      ++frac_digits;
+    }
+  }
+  if (int_digits + frac_digits == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    std::size_t exp_digits = 0;
+    while (i < text.size() && is_digit(text[i])) {
+      ++i;
+      ++exp_digits;
+    }
+    if (exp_digits == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  // The grammar above is a subset of what strtod accepts in the "C" locale, which the core never
+  // changes, so strtod only does the rounding here.
+  const std::string copy(text);
+  const double value = std::strtod(copy.c_str(), nullptr);
+  if (!std::isfinite(value)) {
+    if (out_of_range != nullptr) *out_of_range = true;
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string normalise_doc_id(std::string_view text) {
+  std::string_view s = trim(text);
+  while (s.size() >= 2 && s.front() == '$' && s.back() == '$') s = trim(s.substr(1, s.size() - 2));
+  std::size_t i = 0;
+  while (i < s.size() && is_letter(s[i])) ++i;
+  const std::size_t prefix = i;
+  if (prefix == 0 || prefix == s.size()) return std::string(s);
+  auto skip_spaces = [&] {
+    while (i < s.size() && is_space(s[i])) ++i;
+  };
+  bool marked = false;  // "_", "{" or subscripts say this is slide notation, not "d 3"
+  skip_spaces();
+  if (i < s.size() && s[i] == '_') {
+    ++i;
+    marked = true;
+    skip_spaces();
+  }
+  bool braced = false;
+  if (i < s.size() && s[i] == '{') {
+    ++i;
+    braced = true;
+    marked = true;
+    skip_spaces();
+  }
+  std::string digits;
+  while (i < s.size()) {
+    if (is_digit(s[i])) {
+      digits.push_back(s[i]);
+      ++i;
+    } else if (const std::size_t n = subscript_digit_at(s, i); n > 0) {
+      digits.push_back(static_cast<char>('0' + (static_cast<unsigned char>(s[i + 2]) - 0x80)));
+      marked = true;
+      i += n;
+    } else {
+      break;
+    }
+  }
+  skip_spaces();
+  if (braced) {
+    if (i >= s.size() || s[i] != '}') return std::string(s);
+    ++i;
+    skip_spaces();
+  }
+  const bool spaced = prefix < s.size() && is_space(s[prefix]);
+  if (digits.empty() || i != s.size() || (spaced && !marked)) return std::string(s);
+  return std::string(s.substr(0, prefix)) + digits;
+}
+
+std::optional<std::string_view> take_grade_note(std::string_view& field) {
+  std::string_view s = trim(field);
+  if (s.empty() || s.back() != ')') return std::nullopt;
+  const std::size_t open = s.rfind('(');
+  if (open == std::string_view::npos) return std::nullopt;
+  std::string_view inside = trim(s.substr(open + 1, s.size() - open - 2));
+  if (inside.empty() || (inside[0] != 'r' && inside[0] != 'R')) return std::nullopt;
+  inside = trim(inside.substr(1));
+  if (inside.empty() || (inside[0] != ':' && inside[0] != '=')) return std::nullopt;
+  inside = trim(inside.substr(1));
+  if (inside.empty()) return std::nullopt;
+  field = trim(s.substr(0, open));
+  return inside;
+}
+
+std::string quote(std::string_view text, std::size_t max_code_points) {
+  std::string out = "'";
+  std::size_t count = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (count == max_code_points) {
+      out += "…";
+      break;
+    }
+    const CodePoint cp = decode(text, i);
+    const bool control = cp.value < 0x20 || cp.value == 0x7F || (cp.value >= 0x80 && cp.value < 0xA0);
+    append_utf8(out, control ? char32_t{0xFFFD} : cp.value);
+    i += cp.length;
+    ++count;
+  }
+  out += "'";
+  return out;
+}
+
+}  // namespace ndcg

@@ -1,0 +1,65 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "ndcg/explain.hpp"
+
+using namespace ndcg;
+
+TEST_CASE("a hand-worked list: grades 2, 0, 1 with linear gain and log2(rank + 1)") {
+  Options o;
+  o.ideal = IdealFrom::ranking;
+  const Explanation r = explain("a 2\nb 0\nc 1\n", "", o);
+  REQUIRE(r.ok);
+  REQUIRE(r.rows.size() == 3);
+  // DCG[3] = 2/log2(2) + 0/log2(3) + 1/log2(4) = 2 + 0 + 0.5 = 2.5
+  CHECK(r.rows[2].dcg == doctest::Approx(2.5));
+  // ideal a, c, b: IDCG[3] = 2/1 + 1/log2(3) + 0 = 2.6309
+  CHECK(r.rows[1].ideal_doc == "c");
+  CHECK(r.rows[2].idcg == doctest::Approx(2.0 + 1.0 / std::log2(3.0)));
+  CHECK(r.summary.ndcg_at_k == doctest::Approx(2.5 / (2.0 + 1.0 / std::log2(3.0))));
+  CHECK(r.summary.judged_relevant == 2);
+}
+
+TEST_CASE("the ideal is cut at k for NDCG@k and whole for trec_eval's ndcg") {
+  Options o;
+  o.k = 1;
+  const char* judgments = "a 1\nb 3\n";
+  const Explanation cut = explain("a\nb\n", judgments, o);
+  REQUIRE(cut.ok);
+  // DCG@1 = 1, IDCG@1 = 3
+  CHECK(cut.summary.ndcg_at_k == doctest::Approx(1.0 / 3.0));
+  o.ideal_depth = IdealDepth::whole;
+  const Explanation whole = explain("a\nb\n", judgments, o);
+  // IDCG = 3 + 1/log2(3) = 3.6309, DCG@1 = 1
+  CHECK(whole.summary.ndcg_at_k == doctest::Approx(1.0 / (3.0 + 1.0 / std::log2(3.0))));
+}
+
+TEST_CASE("ties in the ideal ranking keep the order of the judgments") {
+  const Explanation r = explain("x\n", "d9 1\nd3 3\nd5 3\n", Options{});
+  REQUIRE(r.ok);
+  REQUIRE(r.ideal.size() == 3);
+  CHECK(r.ideal[0].doc == "d3");
+  CHECK(r.ideal[1].doc == "d5");
+  CHECK(r.ideal[2].doc == "d9");
+}
+
+TEST_CASE("invalid options are reported together with the input's errors") {
+  const Explanation r = explain("d1 x\n", "", std::vector<OptionValue>{{"base", "0.5"}});
+  CHECK_FALSE(r.ok);
+  REQUIRE(r.errors.size() == 2);
+  CHECK(r.errors[0].source == Source::options);
+  CHECK(r.errors[1].source == Source::ranking);
+  CHECK(r.rows.empty());
+}
+
+TEST_CASE("a failed explanation carries no partial table") {
+  Options o;
+  o.gain = GainKind::exponential;
+  const Explanation r = explain("a 1\nb 5000\n", "", o);
+  CHECK_FALSE(r.ok);
+  CHECK(r.rows.empty());
+  CHECK(r.ideal.empty());
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].line == 2);
+}

@@ -1,0 +1,81 @@
+#include <doctest/doctest.h>
+
+#include "ndcg/input.hpp"
+
+using namespace ndcg;
+
+TEST_CASE("a single line of three or more numbers is a vector of grades") {
+  for (const char* text : {"1 0 1 0 0 3", "1, 0, 1, 0, 0, 3", "G = (1, 0, 1, 0, 0, 3)", "[1,0,1,0,0,3]"}) {
+    CAPTURE(text);
+    const auto r = parse_ranking(text);
+    CHECK(r.errors.empty());
+    CHECK(r.value.grades_only);
+    REQUIRE(r.value.entries.size() == 6);
+    CHECK(r.value.entries[5].grade == 3.0);
+    CHECK_FALSE(r.value.entries[0].doc.has_value());
+  }
+}
+
+TEST_CASE("two fields on a single line are a document and its grade") {
+  const auto r = parse_ranking("588 1.0");
+  CHECK_FALSE(r.value.grades_only);
+  REQUIRE(r.value.entries.size() == 1);
+  CHECK(r.value.entries[0].doc == "588");
+  CHECK(r.value.entries[0].grade == 1.0);
+}
+
+TEST_CASE("a bracketed vector with a word in it reports the word") {
+  const auto r = parse_ranking("G = (1, x, 3)");
+  REQUIRE(r.errors.items().size() == 1);
+  CHECK(r.errors.items()[0].column == 9);
+}
+
+TEST_CASE("rank columns that disagree with the order are reported") {
+  const auto r = parse_ranking("1 a 3\n3 b 2\n");
+  CHECK(r.errors.empty());
+  REQUIRE(r.warnings.items().size() == 1);
+  CHECK(r.warnings.items()[0].line == 2);
+  CHECK(r.warnings.items()[0].message.find("rank column says 3") != std::string::npos);
+}
+
+TEST_CASE("a grade note that differs from the grade column is reported; the column wins") {
+  const auto r = parse_ranking("| 1 | d9 (r: 2) | 3 |\n| 2 | d1 | 0 |");
+  REQUIRE(r.value.entries.size() == 2);
+  CHECK(r.value.entries[0].grade == 3.0);
+  REQUIRE(r.warnings.items().size() == 1);
+  CHECK(r.warnings.items()[0].message.find("grade column is used") != std::string::npos);
+}
+
+TEST_CASE("a grade note alone gives the grade") {
+  const auto r = parse_ranking("d9 (r: 3)\nd1");
+  REQUIRE(r.value.entries.size() == 2);
+  CHECK(r.value.entries[0].doc == "d9");
+  CHECK(r.value.entries[0].grade == 3.0);
+  CHECK_FALSE(r.value.entries[1].grade.has_value());
+}
+
+TEST_CASE("judgments in set notation may span lines and keep their order") {
+  const auto j = parse_judgments("R = {\n  [d_3, 3],\n  [d_{25}, 2],\n  [d ₁₂₃, 1]\n}");
+  CHECK(j.errors.empty());
+  REQUIRE(j.value.items.size() == 3);
+  CHECK(j.value.items[0].doc == "d3");
+  CHECK(j.value.items[1].doc == "d25");
+  CHECK(j.value.items[2].doc == "d123");
+  CHECK(j.value.items[2].line == 4);
+  CHECK(j.value.find("d25")->grade == 2.0);
+}
+
+TEST_CASE("digits outside the pairs of set notation are an error, not silently dropped") {
+  const auto j = parse_judgments("R = { [d1, 3], d5 3 }");
+  REQUIRE(j.errors.items().size() == 1);
+  CHECK(j.errors.items()[0].column == 17);  // the '5' of d5
+}
+
+TEST_CASE("the same judgment twice is a warning, a conflicting one an error naming both lines") {
+  const auto same = parse_judgments("d1 2\nd1 2\n");
+  CHECK(same.errors.empty());
+  CHECK(same.warnings.items().size() == 1);
+  const auto conflict = parse_judgments("d1 2\nd1 1\n");
+  REQUIRE(conflict.errors.items().size() == 1);
+  CHECK(conflict.errors.items()[0].message.find("2 on line 1 and 1 here") != std::string::npos);
+}

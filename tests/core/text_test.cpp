@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ndcg/text.hpp"
+
+using namespace ndcg;
+
+namespace {
+std::vector<std::pair<std::string, std::uint32_t>> split_in_chunks(std::string_view text,
+                                                                   std::size_t chunk) {
+  std::vector<std::pair<std::string, std::uint32_t>> lines;
+  LineSplitter splitter;
+  auto on_line = [&](std::string_view line, std::uint32_t n) { lines.emplace_back(line, n); };
+  for (std::size_t i = 0; i < text.size(); i += chunk) splitter.feed(text.substr(i, chunk), on_line);
+  splitter.finish(on_line);
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("LineSplitter gives the same lines whatever the chunk size") {
+  const std::string text = "\xEF\xBB\xBF" "first\r\nsecond\rthird\n\nlast";
+  const std::vector<std::pair<std::string, std::uint32_t>> expected = {
+      {"first", 1}, {"second", 2}, {"third", 3}, {"", 4}, {"last", 5}};
+  for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+    CAPTURE(chunk);
+    CHECK(split_in_chunks(text, chunk) == expected);
+  }
+}
+
+TEST_CASE("a CR at the end of one chunk and LF at the start of the next end one line") {
+  CHECK(split_in_chunks("a\r\nb", 2) == std::vector<std::pair<std::string, std::uint32_t>>{{"a", 1}, {"b", 2}});
+}
+
+TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
+  CHECK(parse_decimal("3") == 3.0);
+  CHECK(parse_decimal("-0.5") == -0.5);
+  CHECK(parse_decimal(".5") == 0.5);
+  CHECK(parse_decimal("2.") == 2.0);
+  CHECK(parse_decimal("1e3") == 1000.0);
+  CHECK(parse_decimal("+1E-2") == doctest::Approx(0.01));
+  for (const char* bad : {"", "-", ".", "e3", "1e", "0x10", "inf", "nan", "1,5", "1.5.2", " 1", "1 "}) {
+    CAPTURE(bad);
+    CHECK_FALSE(parse_decimal(bad).has_value());
+  }
+  bool out_of_range = false;
+  CHECK_FALSE(parse_decimal("1e400", &out_of_range).has_value());
+  CHECK(out_of_range);
+}
+
+TEST_CASE("slide notations of a document id normalise to one id") {
+  for (const char* id : {"d3", "d_3", "d_{3}", "$d_{3}$", "d₃", "d ₃", "d _{3}", " d3 "}) {
+    CAPTURE(id);
+    CHECK(normalise_doc_id(id) == "d3");
+  }
+  CHECK(normalise_doc_id("d ₁₂₃") == "d123");
+  CHECK(normalise_doc_id("d_{511}") == "d511");
+  SUBCASE("ids that are not slide notation are kept") {
+    CHECK(normalise_doc_id("clueweb09-en0000-00-00000") == "clueweb09-en0000-00-00000");
+    CHECK(normalise_doc_id("588") == "588");
+    CHECK(normalise_doc_id("iPhone") == "iPhone");
+    CHECK(normalise_doc_id("d 3") == "d 3");
+    CHECK(normalise_doc_id("d_{3") == "d_{3");
+    CHECK(normalise_doc_id("<img src=x onerror=alert(1)>") == "<img src=x onerror=alert(1)>");
+  }
+}
+
+TEST_CASE("split_fields picks the separator of the line") {
+  auto texts = [](std::string_view line) {
+    std::vector<std::string> out;
+    for (const Field& f : split_fields(line)) out.emplace_back(f.text);
+    return out;
+  };
+  CHECK(texts("d1 3") == std::vector<std::string>{"d1", "3"});
+  CHECK(texts("d1,3") == std::vector<std::string>{"d1", "3"});
+  CHECK(texts("d1 x\t3") == std::vector<std::string>{"d1 x", "3"});
+  CHECK(texts("| 1 | d ₁₂₃ (r: 1) | 1 |") == std::vector<std::string>{"1", "d ₁₂₃ (r: 1)", "1"});
+  CHECK(texts("d ₁₂₃ 1") == std::vector<std::string>{"d ₁₂₃", "1"});
+  CHECK(texts("d _{12} 2") == std::vector<std::string>{"d _{12}", "2"});
+  CHECK(texts("d 3") == std::vector<std::string>{"d", "3"});
+  CHECK(texts("d9 (r: 3) 3") == std::vector<std::string>{"d9", "(r: 3)", "3"});
+  SUBCASE("offsets point at the field in the line") {
+    const auto fields = split_fields("  ab   cd");
+    REQUIRE(fields.size() == 2);
+    CHECK(fields[1].offset == 7);
+    CHECK(column_of("  ab   cd", fields[1].offset) == 8);
+  }
+}
+
+TEST_CASE("columns count code points, not bytes") {
+  CHECK(column_of("d₁₂ x", 7) == 4);  // 'd' + two 3-byte subscripts + space
+  CHECK(column_of("\xFF\xFE x", 3) == 4);  // invalid bytes count one column each
+}
+
+TEST_CASE("grade notes are taken off a document field") {
+  std::string_view field = "d ₁₂₃ (r: 1)";
+  CHECK(take_grade_note(field) == std::optional<std::string_view>("1"));
+  CHECK(field == "d ₁₂₃");
+  std::string_view plain = "d84";
+  CHECK_FALSE(take_grade_note(plain).has_value());
+}
+
+TEST_CASE("quote makes any bytes printable and short") {
+  CHECK(quote("x") == "'x'");
+  CHECK(quote("a\x01" "b") == "'a\xEF\xBF\xBD" "b'");
+  CHECK(quote("\xC3") == "'\xEF\xBF\xBD'");
+  CHECK(quote(std::string(100, 'a'), 5) == "'aaaaa…'");
+}
