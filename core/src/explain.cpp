@@ -286,6 +286,7 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
                "the ideal cumulated gain overflows; grades this large cannot be added up");
   }
   s.ndcg_at_k = s.idcg_at_k > 0 ? s.dcg_at_k / s.idcg_at_k : options.ndcg_when_idcg_zero;
+  s.rounded_decimals = options.round_before_dividing;
   if (options.round_before_dividing) {
     const int d = *options.round_before_dividing;
     s.rounded_dcg_at_k = round_to(s.dcg_at_k, d);

@@ -357,6 +357,9 @@ void parse_set_notation(std::string_view text, Parsed<Judgments>& out) {
       auto [gline, gcolumn] = locate(grade_offset);
       if (doc.empty()) {
         out.errors.add(Source::judgments, line, column, "the document id is empty");
+      } else if (doc.find_first_of("\r\n") != std::string::npos) {
+        out.errors.add(Source::judgments, line, column,
+                       "a pair [doc, grade] must not break across lines inside the document id");
       } else if (auto grade = read_grade(grade_text, Source::judgments, gline, gcolumn, out.errors)) {
         builder.add(doc, *grade, gline, gcolumn);
       }

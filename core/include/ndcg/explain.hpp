@@ -55,6 +55,7 @@ struct Summary {
   double rounded_idcg_at_k = 0;
   double rounded_ndcg_at_k = 0;
   std::uint32_t judged_relevant = 0;  // documents with a positive gain in the ideal ranking
+  std::optional<int> rounded_decimals;  // Options::round_before_dividing, when set
 };
 
 struct Explanation {

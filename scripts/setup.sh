@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Makes sure the system packages and node_modules the project builds with are present.
+# As root it installs what is missing; otherwise it prints the exact command and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
+[ -f /usr/lib/cmake/doctest/doctestConfig.cmake ] || missing+=(doctest-dev)
+[ -f /usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake ] || missing+=(nlohmann-json3-dev)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v c++ >/dev/null 2>&1 || missing+=(g++)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  else
+    echo "setup: these system packages are missing: ${missing[*]}" >&2
+    echo "setup: install them with:" >&2
+    echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -d node_modules ] && [ -f package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi

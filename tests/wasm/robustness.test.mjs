@@ -1,0 +1,82 @@
+// Any text in either box returns ok:true or ok:false with located errors: never a throw or hang.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { createCalculator } from '../../wasm/index.mjs';
+
+const calc = await createCalculator();
+
+function wellFormed(r) {
+  assert.equal(typeof r.ok, 'boolean');
+  if (r.ok) {
+    for (const row of r.rows) assert.ok(Number.isFinite(row.ndcg) && Number.isFinite(row.dcg) && Number.isFinite(row.idcg));
+    assert.ok(Number.isFinite(r.summary.ndcgAtK));
+  } else {
+    assert.ok(r.errors.length > 0 && r.errors.length <= 101);
+    for (const e of r.errors) {
+      assert.ok(['ranking', 'judgments', 'options'].includes(e.source));
+      assert.ok(Number.isInteger(e.line) && Number.isInteger(e.column) && e.message.length > 0);
+    }
+  }
+}
+
+// A small deterministic generator, so a failure can be replayed.
+function* randomTexts(seed, count) {
+  let x = seed;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = 0; i < count; i++) {
+    const length = Math.floor(next() * 3000);
+    let s = '';
+    for (let j = 0; j < length; j++) s += String.fromCharCode(Math.floor(next() * 0x3000));
+    yield s;
+  }
+}
+
+test('random text, including lone surrogates and control characters', () => {
+  const texts = [...randomTexts(42, 200)];
+  for (let i = 0; i + 1 < texts.length; i += 2) {
+    wellFormed(calc.explain({ ranking: texts[i], judgments: texts[i + 1] }));
+    wellFormed(calc.explain({ ranking: texts[i + 1], judgments: texts[i], options: { gain: 'exponential' } }));
+  }
+  wellFormed(calc.explain({ ranking: '\uD800\uDFFF\uDC00 1\n\0\0 2', judgments: '\uFFFE 3' }));
+});
+
+test('awkward numbers', () => {
+  for (const grade of ['NaN', 'inf', '-Infinity', '1e308', '1e309', '-5', '0x10', '1e-400', '1'.repeat(400), '-0']) {
+    for (const gain of ['linear', 'exponential']) {
+      wellFormed(calc.explain({ ranking: `d1 ${grade}\nd2 1`, options: { gain } }));
+      wellFormed(calc.explain({ ranking: 'd1\nd2', judgments: `d1 ${grade}\nd2 1`, options: { gain } }));
+    }
+  }
+});
+
+test('strange option values give located option errors', () => {
+  for (const options of [{ k: -1 }, { k: 'ten' }, { base: 0 }, { base: NaN }, { gain: {} }, { gain: { x: 1 } },
+    { ndcgWhenIdcgZero: 'maybe' }, { roundBeforeDividing: 99 }, { nonsense: 1 }]) {
+    const r = calc.explain({ ranking: 'd1 1', options });
+    assert.equal(r.ok, false, JSON.stringify(options));
+    assert.equal(r.errors[0].source, 'options');
+  }
+});
+
+test('a million lines', () => {
+  const ranking = Array.from({ length: 1_000_000 }, (_, i) => `doc${i}`).join('\n');
+  const judgments = Array.from({ length: 100_000 }, (_, i) => `doc${i * 10} ${i % 4}`).join('\n');
+  const r = calc.explain({ ranking, judgments, options: { k: 10 } });
+  assert.ok(r.ok);
+  assert.equal(r.rows.length, 1_000_000);
+  wellFormed(r);
+  const bad = calc.explain({ ranking: 'd x\n'.repeat(1_000_000) });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.errors.length, 101);
+  assert.match(bad.errors[100].message, /999900 more/);
+});
+
+test('empty and blank input', () => {
+  for (const ranking of ['', ' ', '\n\n', '\t', '#', '\uFEFF']) {
+    const r = calc.explain({ ranking, judgments: ranking });
+    assert.ok(r.ok);
+    assert.equal(r.rows.length, 0);
+    assert.equal(r.summary.ndcgAtK, 0);
+  }
+});

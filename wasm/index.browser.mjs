@@ -1,0 +1,13 @@
+// Entry point for pages and workers (the "browser" export condition).
+import createNdcgCore from './dist/ndcg-core.web.mjs';
+import { makeCalculator } from './api.mjs';
+
+export { CalculatorUsageError, optionsToText } from './api.mjs';
+
+let corePromise;
+
+/** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */
+export async function createCalculator() {
+  corePromise ??= createNdcgCore();
+  return makeCalculator(await corePromise);
+}

@@ -1,0 +1,104 @@
+/** Where a diagnostic points: which input, 1-based line and column (0 = the input as a whole). */
+export interface Diagnostic {
+  source: 'ranking' | 'judgments' | 'options' | 'qrels' | 'run';
+  line: number;
+  /** Counted in Unicode code points. */
+  column: number;
+  /** A sentence for a person, without the location (show it with `line`/`column`). */
+  message: string;
+}
+
+export interface ExplainOptions {
+  /** Gain of a grade g: g, 2^g − 1, or a map from grade to gain (grades missing from it are errors, except 0). Default linear. */
+  gain?: 'linear' | 'exponential' | Record<string, number>;
+  /** Default 'log2(rank+1)'. 'jarvelin-kekalainen': no discount below rank `base`, then log_base(rank). */
+  discount?: 'log2(rank+1)' | 'jarvelin-kekalainen';
+  /** Log base of the Järvelin–Kekäläinen discount, > 1. Default 2. */
+  base?: number;
+  /** Where the ideal ranking comes from: every judged document (default) or the ranked list itself. */
+  ideal?: 'judgments' | 'ranking';
+  /** 'cut' (default): IDCG@k over the top k of the ideal. 'whole': over all of it (trec_eval's `ndcg`). */
+  idealDepth?: 'cut' | 'whole';
+  /** Cut-off; default (or 0) the length of the ranking. */
+  k?: number;
+  /** NDCG reported when IDCG is 0. Default 0 (trec_eval). */
+  ndcgWhenIdcgZero?: number;
+  /** Also divide DCG and IDCG rounded to this many decimals, as slides do (rows gain rounded* fields). */
+  roundBeforeDividing?: number | 'off';
+}
+
+export interface ExplainRequest {
+  /** One document a line ("doc", "doc grade", "doc,grade", tab-separated, table rows) or one line of grades. */
+  ranking: string;
+  /** "doc grade" lines, TREC qrels lines, or set notation "R = { [d3, 3], ... }". Optional. */
+  judgments?: string;
+  options?: ExplainOptions;
+}
+
+/** One rank of the step-by-step table; numbers are full precision. */
+export interface StepRow {
+  rank: number;
+  /** null when the ranking is a bare list of grades. */
+  doc: string | null;
+  /** Grade used: from the judgments, else from the ranking, else 0 (unjudged). */
+  grade: number;
+  /** G[r]; 0 for a document ranked a second time. */
+  gain: number;
+  /** The number G[r] is divided by (1 where there is no discount). */
+  discount: number;
+  cg: number;
+  dcg: number;
+  /** Document at rank r of the ideal ranking; null past the judged documents (zero padding). */
+  idealDoc: string | null;
+  idealGrade: number;
+  idealGain: number;
+  idcg: number;
+  /** dcg / idcg, or options.ndcgWhenIdcgZero when idcg is 0. */
+  ndcg: number;
+  /** The grade came from the judgments or the ranking (false: unjudged, counted as 0). */
+  judged: boolean;
+  /** The document was already ranked higher up. */
+  repeated: boolean;
+  /** Present when options.roundBeforeDividing is set. */
+  roundedDcg?: number;
+  roundedIdcg?: number;
+  roundedNdcg?: number;
+}
+
+export interface IdealEntry {
+  doc: string | null;
+  grade: number;
+  gain: number;
+}
+
+export interface Summary {
+  /** The cut-off used. */
+  k: number;
+  dcgAtK: number;
+  idcgAtK: number;
+  ndcgAtK: number;
+  /** Documents with a positive gain in the ideal ranking. */
+  judgedRelevant: number;
+  roundedDecimals?: number;
+  roundedDcgAtK?: number;
+  roundedIdcgAtK?: number;
+  roundedNdcgAtK?: number;
+}
+
+export type Explanation =
+  | { ok: true; rows: StepRow[]; ideal: IdealEntry[]; summary: Summary; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+export interface Calculator {
+  /** Never throws for any text; bad input gives { ok: false, errors }. */
+  explain(request: ExplainRequest): Explanation;
+}
+
+/** Thrown only when the API is called with the wrong types (e.g. ranking not a string). */
+export class CalculatorUsageError extends TypeError {}
+
+/** Options as the text values the core reads ({ "3": 7 } → "3=7"). */
+export function optionsToText(options?: ExplainOptions): Record<string, string>;
+
+/** Loads the wasm core (once) and returns the calculator. */
+export function createCalculator(): Promise<Calculator>;
