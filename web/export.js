@@ -1,0 +1,66 @@
+// The step table as CSV (full precision), Markdown and LaTeX booktabs (as displayed).
+import { formatGrade, formatNumber } from './format.js';
+
+const csvField = (value) => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+export function toCSV(result) {
+  const header = ['rank', 'doc', 'grade', 'gain', 'discount', 'cg', 'dcg', 'ideal_doc', 'ideal_grade', 'ideal_gain', 'idcg', 'ndcg'];
+  const rounded = result.rows.length > 0 && 'roundedNdcg' in result.rows[0];
+  if (rounded) header.push('rounded_dcg', 'rounded_idcg', 'rounded_ndcg');
+  const lines = [header.join(',')];
+  for (const r of result.rows) {
+    const fields = [r.rank, r.doc, r.grade, r.gain, r.discount, r.cg, r.dcg, r.idealDoc, r.idealGrade, r.idealGain, r.idcg, r.ndcg];
+    if (rounded) fields.push(r.roundedDcg, r.roundedIdcg, r.roundedNdcg);
+    lines.push(fields.map(csvField).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function displayedRows(result, d) {
+  return result.rows.map((r) => [
+    String(r.rank),
+    r.doc ?? '',
+    formatGrade(r.grade),
+    formatNumber(r.gain, d.decimals, { trim: true }),
+    formatNumber(r.cg, d.decimals, { trim: true }),
+    formatNumber(d.slide ? r.roundedDcg : r.dcg, d.decimals),
+    formatGrade(r.idealGrade),
+    formatNumber(d.slide ? r.roundedIdcg : r.idcg, d.decimals),
+    formatNumber(d.slide ? r.roundedNdcg : r.ndcg, d.ndcgDecimals),
+  ]);
+}
+
+const HEADER = ['Rank', 'Document', 'Grade', 'G', 'CG', 'DCG', 'Ideal grade', 'IDCG', 'NDCG'];
+
+export function toMarkdown(result, d) {
+  const escape = (text) => text.replaceAll('\\', '\\\\').replaceAll('|', '\\|');
+  const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (i === 1 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const row of displayedRows(result, d)) lines.push(`| ${row.map(escape).join(' | ')} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function toLaTeX(result, d) {
+  const escape = (text) => text.replace(/[\\{}$&#%_^~]/g, (c) => ({
+    '\\': '\\textbackslash{}', '^': '\\textasciicircum{}', '~': '\\textasciitilde{}',
+  })[c] ?? `\\${c}`);
+  const lines = [
+    '% \\usepackage{booktabs}',
+    '\\begin{tabular}{rlrrrrrrr}',
+    '\\toprule',
+    `${HEADER.join(' & ')} \\\\`,
+    '\\midrule',
+    ...displayedRows(result, d).map((row) => `${row.map(escape).join(' & ')} \\\\`),
+    '\\bottomrule',
+    '\\end{tabular}',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const EXPORTS = {
+  csv: { make: toCSV, type: 'text/csv', extension: 'csv' },
+  markdown: { make: toMarkdown, type: 'text/markdown', extension: 'md' },
+  latex: { make: toLaTeX, type: 'application/x-tex', extension: 'tex' },
+};

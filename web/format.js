@@ -1,0 +1,63 @@
+// Display helpers: numbers as text and small MathML builders. No metric is computed here.
+
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
+
+/** A number with `decimals` places; integers stay short when `trim` is set. */
+export function formatNumber(value, decimals, { trim = false } = {}) {
+  if (!Number.isFinite(value)) return String(value);
+  let text = value.toFixed(decimals);
+  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);  // no "-0.00" for a value that rounds to 0
+  if (trim && text.includes('.')) text = text.replace(/\.?0+$/, '');
+  return text;
+}
+
+/** NDCG is a ratio in [0, 1]: it is shown with at least two decimals. */
+export const ndcgDecimals = (decimals) => Math.max(2, decimals);
+
+/** A grade as written: 1, 0.6, 2.5. */
+export const formatGrade = (grade) => formatNumber(grade, 6, { trim: true });
+
+export function math(tag, ...children) {
+  const node = document.createElementNS(MATHML, tag);
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+export const mi = (text) => math('mi', text);
+export const mn = (text) => math('mn', text);
+export const mo = (text) => math('mo', text);
+export const mrow = (...children) => math('mrow', ...children);
+export const mfrac = (top, bottom) => math('mfrac', top, bottom);
+export const msub = (base, sub) => math('msub', base, sub);
+export const msup = (base, sup) => math('msup', base, sup);
+
+/** log_b(x) as MathML, with x an MathML node or text. */
+export function logOf(base, argument) {
+  return mrow(msub(mi('log'), mn(formatNumber(base, 6, { trim: true }))), mo('\u2061'), argument);
+}
+
+/** A <math> element; `label` is its text for screen readers and copy-paste. */
+export function mathBlock(label, display, ...children) {
+  const node = math('math', mrow(...children));
+  if (display) node.setAttribute('display', 'block');
+  node.setAttribute('aria-label', label);
+  return node;
+}
+
+/** Creates an element with text (never HTML) and attributes. */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'className') node.className = value;
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}

@@ -1,0 +1,248 @@
+// Wires the page: controls → calc.explain (the wasm core) → render. Every number shown comes
+// from the core; this module only gathers input, keeps state and decides what to show.
+import { createCalculator } from '../wasm/index.browser.mjs';
+import { renderChart } from './chart.js';
+import { EXPORTS } from './export.js';
+import { el } from './format.js';
+import { PRESETS } from './presets.js';
+import {
+  ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps,
+} from './render.js';
+import { DEFAULT_SETTINGS, encodeState, loadState, saveState } from './state.js';
+
+const $ = (id) => document.getElementById(id);
+const controls = {
+  gain: $('gain'), gainMap: $('gain-map'), discount: $('discount'), base: $('base'), ideal: $('ideal'),
+  k: $('k'), idealDepth: $('ideal-depth'), zero: $('zero'), decimals: $('decimals'), roundLikeSlide: $('round-like-slide'),
+};
+const ranking = $('ranking');
+const judgments = $('judgments');
+
+const params = new URLSearchParams(location.search);
+if (params.get('embed') === '1') {
+  document.body.classList.add('embed');
+}
+
+let calc;
+let lastGood = null;  // { result, display, settings }
+let rowLimit = ROWS_PER_PAGE;
+
+function readState() {
+  const state = { ranking: ranking.value, judgments: judgments.value };
+  for (const [name, control] of Object.entries(controls)) {
+    state[name] = control.type === 'checkbox' ? control.checked : control.value;
+  }
+  return state;
+}
+
+function writeState(state) {
+  ranking.value = state.ranking ?? '';
+  judgments.value = state.judgments ?? '';
+  for (const [name, control] of Object.entries(controls)) {
+    const value = state[name] ?? DEFAULT_SETTINGS[name];
+    if (control.type === 'checkbox') control.checked = value === true;
+    else control.value = String(value);
+  }
+  syncControls();
+}
+
+function syncControls() {
+  $('gain-map-control').hidden = controls.gain.value !== 'custom';
+  controls.base.disabled = controls.discount.value !== 'jarvelin-kekalainen';
+}
+
+/** The request options the core takes, from the controls' text. */
+function optionsOf(state) {
+  return {
+    gain: state.gain === 'custom' ? state.gainMap : state.gain,
+    discount: state.discount,
+    base: state.discount === 'jarvelin-kekalainen' ? state.base : undefined,
+    ideal: state.ideal,
+    k: state.k.trim() === '' ? undefined : state.k,
+    idealDepth: state.idealDepth,
+    ndcgWhenIdcgZero: state.zero,
+    roundBeforeDividing: state.roundLikeSlide ? state.decimals : undefined,
+  };
+}
+
+function selectLine(textarea, line) {
+  const lines = textarea.value.split(/\r\n|\r|\n/);
+  let start = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+  textarea.focus();
+  textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
+}
+
+function showDiagnostics(errors, warnings) {
+  const bySource = { ranking: [], judgments: [], options: [] };
+  for (const [kind, list] of [['error', errors], ['warning', warnings]]) {
+    for (const d of list) (bySource[d.source] ?? bySource.ranking).push({ ...d, kind });
+  }
+  renderDiagnostics($('ranking-diagnostics'), bySource.ranking, (d) => selectLine(ranking, d.line));
+  renderDiagnostics($('judgments-diagnostics'), bySource.judgments, (d) => selectLine(judgments, d.line));
+  renderDiagnostics($('options-diagnostics'), bySource.options);
+  ranking.setAttribute('aria-invalid', String(errors.some((d) => d.source === 'ranking')));
+  judgments.setAttribute('aria-invalid', String(errors.some((d) => d.source === 'judgments')));
+}
+
+function renderResult() {
+  const { result, display, settings } = lastGood;
+  renderHeadline($('headline'), result, display);
+  renderFormulas($('formulas'), display, settings);
+  const shown = renderSteps($('steps'), result, display, rowLimit);
+  renderIdeal($('ideal-table'), result, display, rowLimit);
+  const more = $('show-more');
+  if (shown < result.rows.length) {
+    const button = more ?? el('button', { type: 'button', id: 'show-more' });
+    button.textContent = `Show ${Math.min(ROWS_PER_PAGE, result.rows.length - shown)} more of ${result.rows.length} ranks`;
+    button.onclick = () => {
+      rowLimit += ROWS_PER_PAGE;
+      renderResult();
+    };
+    if (!more) $('steps').closest('.table-wrap').after(button);
+  } else {
+    more?.remove();
+  }
+  renderChart($('chart'), result);
+}
+
+function update() {
+  const state = readState();
+  syncControls();
+  const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) });
+  document.body.dataset.state = result.ok ? 'ok' : 'error';
+  showDiagnostics(result.ok ? [] : result.errors, result.warnings);
+  if (result.ok) {
+    lastGood = { result, display: displayOf(state), settings: state };
+    $('stale-note').hidden = true;
+    renderResult();
+    $('results').classList.remove('stale');
+  } else if (lastGood) {
+    $('stale-note').hidden = false;
+    $('results').classList.add('stale');
+  }
+  const linked = saveState(state);
+  $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings only';
+}
+
+let pending = 0;
+function scheduleUpdate() {
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(update);
+}
+
+function applyPreset(preset) {
+  writeState({ ranking: preset.ranking, judgments: preset.judgments, ...DEFAULT_SETTINGS, ...preset.settings,
+    k: String(preset.settings.k ?? ''), base: String(preset.settings.base ?? 2), decimals: String(preset.settings.decimals ?? 4) });
+  const note = $('preset-note');
+  note.replaceChildren(preset.note);
+  if (preset.slideView) {
+    const button = el('button', { type: 'button', className: 'link', id: 'slide-view' }, preset.slideView.label);
+    button.addEventListener('click', () => {
+      writeState({ ...readState(), ...Object.fromEntries(Object.entries(preset.slideView.settings).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)])) });
+      update();
+    });
+    note.append(' ', button, '.');
+  }
+  rowLimit = ROWS_PER_PAGE;
+  update();
+}
+
+function setUpPresets() {
+  const holder = $('preset-buttons');
+  for (const preset of PRESETS) {
+    const button = el('button', { type: 'button', className: 'preset', 'data-preset': preset.id }, preset.label);
+    button.addEventListener('click', () => applyPreset(preset));
+    holder.append(button);
+  }
+}
+
+function setUpDrop(textarea) {
+  textarea.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    textarea.classList.add('drop-target');
+  });
+  textarea.addEventListener('dragleave', () => textarea.classList.remove('drop-target'));
+  textarea.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    textarea.classList.remove('drop-target');
+    const file = event.dataTransfer?.files?.[0];
+    if (!file) return;
+    textarea.value = await file.text();
+    update();
+  });
+}
+
+function setStatus(text) {
+  $('export-status').textContent = text;
+  setTimeout(() => { if ($('export-status').textContent === text) $('export-status').textContent = ''; }, 4000);
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    setStatus(`${what} copied`);
+  } catch {
+    setStatus('Copying is blocked here: use Download instead');
+  }
+}
+
+function setUpExport() {
+  const current = () => {
+    if (!lastGood) return null;
+    const format = EXPORTS[$('export-format').value];
+    return { format, text: format.make(lastGood.result, lastGood.display) };
+  };
+  $('download').addEventListener('click', () => {
+    const made = current();
+    if (!made) return;
+    const link = el('a', { href: URL.createObjectURL(new Blob([made.text], { type: made.format.type })), download: `ndcg-steps.${made.format.extension}` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  });
+  $('copy').addEventListener('click', () => {
+    const made = current();
+    if (made) copyText(made.text, 'Table');
+  });
+  $('copy-link').addEventListener('click', () => {
+    const url = new URL(location.href);
+    url.hash = encodeState(readState());
+    copyText(url.toString(), 'Link');
+  });
+}
+
+async function main() {
+  setUpPresets();
+  setUpExport();
+  setUpDrop(ranking);
+  setUpDrop(judgments);
+  try {
+    calc = await createCalculator();
+  } catch (error) {
+    $('headline').replaceChildren(el('p', { className: 'fatal' }, `The calculator could not start in this browser (${error.message}). It needs WebAssembly.`));
+    return;
+  }
+  for (const node of [ranking, judgments, ...Object.values(controls)]) {
+    node.addEventListener('input', scheduleUpdate);
+    node.addEventListener('change', scheduleUpdate);
+  }
+  window.addEventListener('hashchange', () => {
+    const state = loadState();
+    if (state && encodeState(state) !== encodeState(readState())) {
+      writeState(state);
+      update();
+    }
+  });
+  const saved = loadState();
+  if (saved) {
+    writeState(saved);
+    update();
+  } else {
+    applyPreset(PRESETS[0]);
+  }
+  document.body.dataset.ready = 'true';
+}
+
+main();

@@ -1,0 +1,102 @@
+// The worked examples of the seed documents, each with the conventions it uses and, where the
+// source slips or rounds, what and where. Inputs are pasted as the sources print them.
+
+const LECTURE_RANKING = `| Rank | Document | G |
+|----|-------------------------|---|
+| 1 | d ₁₂₃ (r: 1) | 1 |
+| 2 | d ₈₄ | 0 |
+| 3 | d ₅₆ (r: 1) | 1 |
+| 4 | d_6 | 0 |
+| 5 | d_8 | 0 |
+| 6 | d ₉ (r: 3) | 3 |
+| 7 | d_{511} | 0 |
+| 8 | d_{129} | 0 |
+| 9 | d ₁₈₇ | 0 |
+| 10 | d ₂₅ (r: 2) | 2 |
+| 11 | d_{38} | 0 |
+| 12 | d_{48} | 0 |
+| 13 | d_{250} | 0 |
+| 14 | d ₁₁₃ | 0 |
+| 15 | d ₃ (r: 3) | 3 |
+`;
+
+const LECTURE_JUDGMENTS =
+  '$R = \\{ [d_3, 3], [d_5, 3], [d_9, 3], [d_{25}, 2], [d_{39}, 2], [d_{44}, 2], [d_{56}, 1], [d_{71}, 1], [d_{89}, 1], [d_{123}, 1] \\}$';
+
+const SLIDES_RANKING = `588 1.0
+589 0.6
+576 0.0
+590 0.8
+986 0.0
+592 1.0
+984 0.0
+988 0.0
+578 0.0
+985 0.0
+103 0.0
+591 0.0
+772 0.2
+990 0.0
+`;
+
+const BLOG_RANKING = `iPhone 3
+Xiaomi 2
+Huawei 3
+OPPO 0
+VIVO 1
+Samsung 2
+`;
+
+const BLOG_MORE_JUDGMENTS = `${BLOG_RANKING}result7 3
+result8 2
+`;
+
+const JK2 = { discount: 'jarvelin-kekalainen', base: 2 };
+const BURGES = { discount: 'log2(rank+1)', base: 2 };
+
+export const PRESETS = [
+  {
+    id: 'lecture',
+    label: 'Lecture (COMP3009J)',
+    ranking: LECTURE_RANKING,
+    judgments: LECTURE_JUDGMENTS,
+    settings: { gain: 'linear', ...JK2, ideal: 'judgments', k: 10, idealDepth: 'cut', decimals: 4, roundLikeSlide: false },
+    slideView: { label: 'Show it as the slide does', settings: { decimals: 1, roundLikeSlide: true } },
+    note: 'Linear gain, DCG[i] = DCG[i−1] + G[i] / log₂ i (no discount at rank 1), ideal from all ten judged documents, k = 10. ' +
+      'The slide divides DCG and IDCG after rounding them to one decimal, so its NDCG row shows 0.20, 0.16 and 0.36 at ranks 3, 5 and 15 where the exact values are 0.2066, 0.1672 and 0.3517. ' +
+      'Slips in the slides: the gain vector G = (1, 0, 1, …) lists 14 grades for 15 ranks (one 0 after rank 10 is missing), and the IDCG vector stops at 13 values.',
+  },
+  {
+    id: 'slides',
+    label: 'Textbook slides (grades 0–1)',
+    ranking: SLIDES_RANKING,
+    judgments: '',
+    settings: { gain: 'linear', ...JK2, ideal: 'ranking', k: '', idealDepth: 'cut', decimals: 2, roundLikeSlide: false },
+    note: 'Real-valued grades, DCG = rel₁ + Σ relᵢ / log₂ i, ideal from the ranked list itself, two decimals. DCG₁₄ = 2.4409, NDCG₁₄ = 0.8443 (slide: 2.44 and 0.84). ' +
+      'Slip in the slides: the first table titled “Ideal ranking” repeats the actual ranking; the ideal ranking is the table after it (588, 592, 590, 589, 772, …).',
+  },
+  {
+    id: 'blog-linear',
+    label: 'Blog: linear gain',
+    ranking: BLOG_RANKING,
+    judgments: '',
+    settings: { gain: 'linear', ...BURGES, ideal: 'ranking', k: 6, idealDepth: 'cut', decimals: 3, roundLikeSlide: false },
+    note: 'Linear gain, discount log₂(i + 1) at every rank, ideal from the six results themselves (3, 3, 2, 2, 1, 0): DCG₆ = 6.861, IDCG₆ = 7.141, NDCG₆ = 0.961, as the blog prints.',
+  },
+  {
+    id: 'blog-exponential',
+    label: 'Blog: exponential gain',
+    ranking: BLOG_RANKING,
+    judgments: '',
+    settings: { gain: 'exponential', ...BURGES, ideal: 'ranking', k: 6, idealDepth: 'cut', decimals: 3, roundLikeSlide: false },
+    note: 'Gain 2^g − 1, discount log₂(i + 1). Slip in the blog: it prints DCG₆ = 16.047 because at rank 5 it adds 2.585 (log₂ 6 itself) where 1 / 2.585 = 0.387 belongs; the correct DCG₆ is 13.848 and NDCG₆ = 0.949.',
+  },
+  {
+    id: 'blog-judged',
+    label: 'Blog: two more judged results',
+    ranking: BLOG_RANKING,
+    judgments: BLOG_MORE_JUDGMENTS,
+    settings: { gain: 'linear', ...BURGES, ideal: 'judgments', k: 6, idealDepth: 'cut', decimals: 3, roundLikeSlide: false },
+    note: 'As the blog’s last step: results 7 and 8 are judged 3 and 2 but not retrieved, so the ideal becomes 3, 3, 3, 2, 2, 2 and NDCG₆ = 0.785.',
+  },
+];
