@@ -5,7 +5,7 @@ import { formatNumber } from './format.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 720;
 const HEIGHT = 280;
-const PAD = { left: 48, right: 48, top: 16, bottom: 36 };
+const PAD = { left: 48, right: 48, top: 34, bottom: 36 };
 const MAX_POINTS = 800;  // long rankings are sampled; the table keeps every rank
 
 function svg(tag, attributes = {}, text) {
@@ -63,8 +63,8 @@ export function renderChart(container, result) {
     const points = sample.map((r) => `${x(r.rank).toFixed(1)},${y(r[field]).toFixed(1)}`).join(' ');
     root.append(svg('polyline', { points, class: `series ${field}` }));
     const lx = PAD.left + 8 + index * 80;
-    legend.append(svg('line', { x1: lx, x2: lx + 18, y1: PAD.top + 2, y2: PAD.top + 2, class: `series ${field}` }));
-    legend.append(svg('text', { x: lx + 22, y: PAD.top + 6 }, name));
+    legend.append(svg('line', { x1: lx, x2: lx + 18, y1: 12, y2: 12, class: `series ${field}` }));
+    legend.append(svg('text', { x: lx + 22, y: 16 }, name));
   });
   root.append(legend);
   container.replaceChildren(root);

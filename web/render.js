@@ -19,9 +19,9 @@ export function displayOf(settings) {
   };
 }
 
-function discountArgument(rank, d) {
-  return d.jk ? mn(String(rank)) : mrow(mn(String(rank)), mo('+'), mn('1'));
-}
+// The argument of the log as the sources write it: log₂ 6 at rank 6 (J&K), log₂ 7 at rank 6
+// (rank + 1).
+const logArgument = (rank, d) => (d.jk ? rank : rank + 1);
 
 /** The working of one rank, e.g. 3 / log₂ 6 + 1.6 — what the slide writes in "Calculation". */
 export function calculation(row, previous, d, { ideal = false } = {}) {
@@ -31,10 +31,10 @@ export function calculation(row, previous, d, { ideal = false } = {}) {
   const g = mn(formatNumber(gain, d.decimals, { trim: true }));
   // From rank b on the formula divides, even where log_b(b) = 1, as the lecture writes it.
   const divides = !d.jk || row.rank >= d.base;
-  const discounted = divides ? mfrac(g, logOf(d.jk ? d.base : 2, discountArgument(row.rank, d))) : g;
+  const discounted = divides ? mfrac(g, logOf(d.jk ? d.base : 2, mn(String(logArgument(row.rank, d))))) : g;
   const parts = [discounted];
   if (previous) parts.push(mo('+'), mn(formatNumber(previousValue, d.decimals)));
-  const label = `${formatNumber(gain, d.decimals, { trim: true })}${!divides ? '' : ` / log${d.jk ? d.base : 2}(${d.jk ? row.rank : `${row.rank}+1`})`}${previous ? ` + ${formatNumber(previousValue, d.decimals)}` : ''}`;
+  const label = `${formatNumber(gain, d.decimals, { trim: true })}${!divides ? '' : ` / log${d.jk ? d.base : 2}(${logArgument(row.rank, d)})`}${previous ? ` + ${formatNumber(previousValue, d.decimals)}` : ''}`;
   return mathBlock(label, false, ...parts);
 }
 

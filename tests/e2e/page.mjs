@@ -1,0 +1,43 @@
+// Helpers shared by the browser tests.
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+export const PAGE_URL = pathToFileURL(resolve('dist/ndcg-calculator.html')).href;
+
+/** Opens the page with empty storage; fails on any uncaught page error. */
+export async function openPage(page, { hash = '', search = '' } = {}) {
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${PAGE_URL}${search}${hash}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return problems;
+}
+
+/** Sets the controls to a vector's options, through the page's own controls. */
+export async function setOptions(page, options) {
+  const o = { gain: 'linear', discount: 'log2(rank+1)', base: 2, ideal: 'judgments', idealDepth: 'cut', k: '', ndcgWhenIdcgZero: 0, ...options };
+  if (typeof o.gain === 'object') {
+    await page.selectOption('#gain', 'custom');
+    await page.fill('#gain-map', Object.entries(o.gain).map(([g, v]) => `${g}=${v}`).join(', '));
+  } else {
+    await page.selectOption('#gain', o.gain);
+  }
+  await page.selectOption('#discount', o.discount);
+  if (o.discount === 'jarvelin-kekalainen') await page.fill('#base', String(o.base));
+  await page.selectOption('#ideal', o.ideal);
+  await page.selectOption('#ideal-depth', o.idealDepth);
+  await page.fill('#k', String(o.k ?? ''));
+  await page.selectOption('#zero', String(o.ndcgWhenIdcgZero));
+  if (o.roundBeforeDividing !== undefined) {
+    await page.fill('#decimals', String(o.roundBeforeDividing));
+    await page.check('#round-like-slide');
+  } else {
+    await page.fill('#decimals', '4');
+    await page.uncheck('#round-like-slide');
+  }
+}
+
+/** The text of the NDCG column, rank by rank. */
+export async function ndcgColumn(page) {
+  return page.$$eval('#steps tbody tr', (rows) => rows.map((r) => r.cells[8].firstChild.textContent.trim()));
+}

@@ -1,0 +1,160 @@
+import { test, expect } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+
+import { PAGE_URL, ndcgColumn, openPage } from './page.mjs';
+
+const SCREENSHOTS = 'tests/e2e/screenshots';
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+test('the lecture example shows NDCG@10 = 0.2868 with 15 rows, and the slide row when rounded like the slide', async ({ page }) => {
+  await openPage(page);
+  await page.click('button[data-preset="lecture"]');
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.2868');
+  await expect(page.locator('#steps tbody tr')).toHaveCount(15);
+  await expect(page.locator('#steps caption')).toContainText('Step by step');
+  expect((await ndcgColumn(page)).slice(0, 3)).toEqual(['0.3333', '0.1667', '0.2066']);
+
+  await page.click('#slide-view');
+  await expect(page.locator('#round-like-slide')).toBeChecked();
+  await expect(page.locator('#decimals')).toHaveValue('1');
+  // The slide's NDCG row (seeds/000), computed from DCG and IDCG rounded to one decimal.
+  expect(await ndcgColumn(page)).toEqual(['0.33', '0.17', '0.20', '0.18', '0.16', '0.27', '0.26', '0.25',
+    '0.24', '0.29', '0.29', '0.29', '0.29', '0.29', '0.36']);
+  const rank3 = page.locator('#steps tbody tr').nth(2).locator('td').nth(7);
+  await expect(rank3).toContainText('exact 0.2066');
+  await expect(page.locator('#headline')).toContainText('exact NDCG@10 = 0.2868');
+});
+
+const PRESET_VALUES = {
+  lecture: '0.2868',
+  slides: '0.84',
+  'blog-linear': '0.961',
+  'blog-exponential': '0.949',
+  'blog-judged': '0.785',
+};
+
+for (const [preset, value] of Object.entries(PRESET_VALUES)) {
+  test(`the ${preset} example gives ${value}; screenshots at desktop and phone width`, async ({ page }) => {
+    const problems = await openPage(page);
+    await page.click(`button[data-preset="${preset}"]`);
+    await expect(page.locator('#ndcg-at-k')).toHaveText(value);
+    await expect(page.locator('#preset-note')).not.toBeEmpty();
+    await page.screenshot({ path: `${SCREENSHOTS}/${preset}-desktop.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SCREENSHOTS}/${preset}-phone.png`, fullPage: true });
+    expect(problems).toEqual([]);
+  });
+}
+
+test('the blog exponential example shows the corrected DCG6', async ({ page }) => {
+  await openPage(page);
+  await page.click('button[data-preset="blog-exponential"]');
+  await expect(page.locator('#headline')).toContainText('DCG@6 = 13.848');
+  await expect(page.locator('#preset-note')).toContainText('16.047');
+});
+
+test('a bad grade shows a located error and keeps the last result', async ({ page }) => {
+  await openPage(page);
+  await page.click('button[data-preset="blog-linear"]');
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.961');
+  await page.fill('#ranking', 'iPhone 3\nXiaomi two\nHuawei 3\n');
+  const error = page.locator('#ranking-diagnostics li.error');
+  await expect(error).toContainText('Line 2, column 8');
+  await expect(error).toContainText("grade 'two' is not a number");
+  await expect(page.locator('#stale-note')).toBeVisible();
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.961');
+  await expect(page.locator('#ranking')).toHaveAttribute('aria-invalid', 'true');
+  await page.fill('#ranking', 'iPhone 3\nXiaomi 2\nHuawei 3\n');
+  await expect(page.locator('#stale-note')).toBeHidden();
+});
+
+test('a reload keeps what was typed, and the link restores it elsewhere', async ({ page, context }) => {
+  await openPage(page);
+  await page.fill('#ranking', 'a 3\nb 0\nc 2\n');
+  await page.fill('#judgments', '');
+  await page.selectOption('#ideal', 'ranking');
+  await page.selectOption('#discount', 'log2(rank+1)');
+  await page.fill('#k', '2');
+  // DCG@2 = 3 + 0 = 3; IDCG@2 = 3 + 2/log2(3) = 4.2619; 3 / 4.2619 = 0.7039
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await expect(page.locator('#ranking')).toHaveValue('a 3\nb 0\nc 2\n');
+  await expect(page.locator('#k')).toHaveValue('2');
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
+
+  const link = page.url();
+  const other = await context.browser().newContext();
+  const fresh = await other.newPage();
+  await fresh.goto(link);
+  await fresh.waitForSelector('body[data-ready="true"]');
+  await expect(fresh.locator('#ranking')).toHaveValue('a 3\nb 0\nc 2\n');
+  await expect(fresh.locator('#ndcg-at-k')).toHaveText('0.7039');
+  await other.close();
+});
+
+test('the single file works from file:// with every network request blocked, and makes none', async ({ page }) => {
+  const requests = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    requests.push(url);
+    return url.startsWith('file:') || url.startsWith('data:') ? route.continue() : route.abort();
+  });
+  await openPage(page);
+  await page.click('button[data-preset="lecture"]');
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.2868');
+  expect(requests.filter((url) => !url.startsWith('data:'))).toEqual([PAGE_URL]);
+});
+
+test('the built file is under 400 KB', () => {
+  expect(readFileSync(new URL(PAGE_URL)).length).toBeLessThan(400 * 1024);
+});
+
+test('a document id that looks like HTML is shown as text, never run', async ({ page }) => {
+  let dialogs = 0;
+  page.on('dialog', (dialog) => {
+    dialogs += 1;
+    return dialog.dismiss();
+  });
+  await openPage(page);
+  const evil = '<img src=x onerror=alert(1)>';
+  await page.fill('#ranking', `${evil}\t1\n<script>alert(2)</script>\t0\n`);
+  await page.fill('#judgments', '');
+  await page.selectOption('#ideal', 'ranking');
+  await expect(page.locator('#steps tbody tr').first().locator('.doc-id')).toHaveText(evil);
+  expect(await page.locator('#steps img, #steps script').count()).toBe(0);
+  expect(dialogs).toBe(0);
+});
+
+test('CSV export has a header and full-precision rows', async ({ page }) => {
+  await openPage(page);
+  await page.click('button[data-preset="blog-linear"]');
+  await page.selectOption('#export-format', 'csv');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  expect(download.suggestedFilename()).toBe('ndcg-steps.csv');
+  const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+  expect(csv[0]).toBe('rank,doc,grade,gain,discount,cg,dcg,ideal_doc,ideal_grade,ideal_gain,idcg,ndcg');
+  expect(csv[1]).toBe('1,iPhone,3,3,1,3,3,iPhone,3,3,3,1');
+  expect(csv).toHaveLength(8);  // header, 6 ranks, final line break
+  const last = csv[6].split(',');
+  expect(Number(last[6])).toBeCloseTo(6.8611, 4);
+});
+
+test('embed mode hides the page chrome but keeps the calculator', async ({ page }) => {
+  await openPage(page, { search: '?embed=1' });
+  await expect(page.locator('.page-header')).toBeHidden();
+  await expect(page.locator('#ranking')).toBeVisible();
+  await expect(page.locator('#steps tbody tr').first()).toBeVisible();
+});
+
+test('every control has a label and the tables have header cells', async ({ page }) => {
+  await openPage(page);
+  for (const id of ['ranking', 'judgments', 'gain', 'discount', 'base', 'ideal', 'k', 'ideal-depth', 'zero', 'decimals', 'round-like-slide']) {
+    await expect(page.locator(`label[for="${id}"]`)).toHaveCount(1);
+  }
+  await expect(page.getByLabel('Ranked list')).toBeVisible();
+  await expect(page.getByLabel('Relevance judgments')).toBeVisible();
+  await expect(page.getByLabel('Round like the slide')).toBeVisible();
+  expect(await page.locator('#steps thead th[scope="col"]').count()).toBe(9);
+  expect(await page.locator('#steps tbody th[scope="row"]').count()).toBeGreaterThan(0);
+});

@@ -1,0 +1,40 @@
+// The shared vectors, typed into the page: the headline and the table show what the core says.
+import { test, expect } from '@playwright/test';
+
+import { loadVectorCases, roundTo } from '../wasm/vectors.mjs';
+import { openPage, setOptions } from './page.mjs';
+
+// Options the page's controls cannot produce (an unknown name, an unknown discount, a base
+// without the discount that uses it) are covered by the node:test and doctest layers.
+const expressible = (o = {}) => !('gian' in o) && o.discount !== 'log10' &&
+  !(o.base !== undefined && o.discount !== 'jarvelin-kekalainen');
+const cases = loadVectorCases().filter((c) => expressible(c.options));
+
+test.describe('shared vectors in the page', () => {
+  for (const c of cases) {
+    test(`${c.file}: ${c.name}`, async ({ page }) => {
+      const problems = await openPage(page);
+      await page.fill('#ranking', c.ranking);
+      await page.fill('#judgments', c.judgments);
+      const options = c.options ?? {};
+      await setOptions(page, options);
+      if (!c.expect.ok) {
+        await expect(page.locator('body')).toHaveAttribute('data-state', 'error');
+        for (const e of c.expect.errors) {
+          const list = page.locator(`#${e.source}-diagnostics li.error`);
+          const where = e.line > 0 ? `Line ${e.line}${e.column > 0 ? `, column ${e.column}` : ''}` : '';
+          await expect(list.filter({ hasText: e.contains }).filter({ hasText: `${where}:` })).toHaveCount(1);
+        }
+        return;
+      }
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');
+      const { summary, columns } = c.expect;
+      const slide = options.roundBeforeDividing !== undefined;
+      const decimals = slide ? Math.max(2, options.roundBeforeDividing) : 4;
+      const shown = slide ? null : roundTo(summary.ndcgAtK, decimals).toFixed(decimals);
+      if (shown) await expect(page.locator('#ndcg-at-k')).toHaveText(shown);
+      await expect(page.locator('#steps tbody tr')).toHaveCount(columns.rank.length);
+      expect(problems).toEqual([]);
+    });
+  }
+});
