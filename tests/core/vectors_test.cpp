@@ -83,7 +83,9 @@ TEST_CASE("every shared vector gives its expected table, summary and diagnostics
     check_diagnostics(r.warnings, expect["warnings"]);
     const auto& columns = expect["columns"];
     REQUIRE(r.rows.size() == columns["rank"].size());
-    for (const auto& [field, values] : columns.items()) {
+    for (const auto& column : columns.items()) {
+      const std::string field = column.key();  // a plain variable: CAPTURE cannot take a binding
+      const auto& values = column.value();
       for (std::size_t i = 0; i < r.rows.size(); ++i) {
         CAPTURE(field);
         CAPTURE(i + 1);
@@ -97,9 +99,11 @@ TEST_CASE("every shared vector gives its expected table, summary and diagnostics
         }
       }
     }
-    for (const auto& [field, value] : expect["summary"].items()) {
+    for (const auto& entry : expect["summary"].items()) {
+      const std::string field = entry.key();
       CAPTURE(field);
-      CHECK(summary_field(r.summary, field) == doctest::Approx(value.get<double>()).epsilon(1e-12));
+      CHECK(summary_field(r.summary, field) ==
+            doctest::Approx(entry.value().get<double>()).epsilon(1e-12));
     }
     // The values printed in the seed documents: 4 decimals, or as rounded on the page.
     for (const auto& g : c.value("golden", nlohmann::json::array())) {
