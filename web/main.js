@@ -107,6 +107,7 @@ function renderResult() {
 }
 
 function update() {
+  const started = performance.now();
   const state = readState();
   syncControls();
   const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) });
@@ -121,6 +122,9 @@ function update() {
     $('stale-note').hidden = false;
     $('results').classList.add('stale');
   }
+  // Read by tests/bench: how long one recomputation takes, input to rendered table.
+  performance.measure('ndcg:update', { start: started });
+  if (!document.body.dataset.ready) performance.mark('ndcg:first-result');
   const linked = saveState(state);
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings only';
 }

@@ -23,92 +23,198 @@ export function displayOf(settings) {
 // (rank + 1).
 const logArgument = (rank, d) => (d.jk ? rank : rank + 1);
 
-/** The working of one rank, e.g. 3 / log₂ 6 + 1.6 — what the slide writes in "Calculation". */
-export function calculation(row, previous, d, { ideal = false } = {}) {
+/**
+ * The working of one rank, e.g. 3 / log₂ 6 + 1.6 — what the slide writes in "Calculation" — as
+ * plain data; null where the rank adds nothing (the slides leave those cells empty).
+ */
+export function working(row, previous, d, { ideal = false } = {}) {
   const gain = ideal ? row.idealGain : row.gain;
-  const previousValue = previous ? (d.slide ? (ideal ? previous.roundedIdcg : previous.roundedDcg) : (ideal ? previous.idcg : previous.dcg)) : null;
   if (gain === 0 && previous) return null;
-  const g = mn(formatNumber(gain, d.decimals, { trim: true }));
+  let before = null;
+  if (previous) {
+    const value = d.slide ? (ideal ? previous.roundedIdcg : previous.roundedDcg) : (ideal ? previous.idcg : previous.dcg);
+    before = formatNumber(value, d.decimals);
+  }
   // From rank b on the formula divides, even where log_b(b) = 1, as the lecture writes it.
   const divides = !d.jk || row.rank >= d.base;
-  const discounted = divides ? mfrac(g, logOf(d.jk ? d.base : 2, mn(String(logArgument(row.rank, d))))) : g;
-  const parts = [discounted];
-  if (previous) parts.push(mo('+'), mn(formatNumber(previousValue, d.decimals)));
-  const label = `${formatNumber(gain, d.decimals, { trim: true })}${!divides ? '' : ` / log${d.jk ? d.base : 2}(${logArgument(row.rank, d)})`}${previous ? ` + ${formatNumber(previousValue, d.decimals)}` : ''}`;
-  return mathBlock(label, false, ...parts);
+  const gainText = formatNumber(gain, d.decimals, { trim: true });
+  const base = d.jk ? d.base : 2;
+  const argument = logArgument(row.rank, d);
+  const text = `${gainText}${divides ? ` / log${base}(${argument})` : ''}${before === null ? '' : ` + ${before}`}`;
+  return { gainText, divides, base, argument, before, text };
 }
 
-function valueCell(exact, shown, decimals, d, exactDecimals) {
-  const text = formatNumber(shown, decimals);
-  const cell = el('td', { className: 'num' }, text);
-  if (d.slide && text !== formatNumber(exact, decimals)) {
-    cell.append(el('span', { className: 'exact' }, `exact ${formatNumber(exact, exactDecimals)}`));
-    cell.classList.add('changed');
+/** The working as MathML. */
+export function workingMath(w) {
+  const g = mn(w.gainText);
+  const parts = [w.divides ? mfrac(g, logOf(w.base, mn(String(w.argument)))) : g];
+  if (w.before !== null) {
+    const before = mn(w.before);
+    before.dataset.before = '';
+    parts.push(mo('+'), before);
   }
-  return cell;
+  return mathBlock(w.text, false, ...parts);
 }
 
-function docCell(doc, grade, judged, repeated) {
-  if (doc === null) return el('td', { className: 'doc muted' }, '—');
-  const cell = el('td', { className: 'doc' }, el('span', { className: 'doc-id' }, doc));
-  if (judged && grade !== 0) cell.append(' ', el('span', { className: 'grade-note' }, `(r: ${formatGrade(grade)})`));
-  if (!judged) cell.append(' ', el('span', { className: 'tag', title: 'no judgment: counted as not relevant' }, 'unjudged'));
-  if (repeated) cell.append(' ', el('span', { className: 'tag warn', title: 'already ranked higher up: gains 0 here' }, 'repeat'));
-  return cell;
+// Tables are patched in place: an edit of one line of a 1,000-row ranking changes a few
+// thousand strings, not 2,000 rows of DOM, which keeps recomputation inside one frame.
+
+// What each cell of a table body last showed, by row and column: comparing strings in JS is
+// far cheaper than reading the DOM back.
+const shownKeys = new WeakMap();
+
+/** Calls `apply` only when the cell's key differs from what it last showed. */
+function patch(body, row, column, key, apply) {
+  const keys = shownKeys.get(body);
+  if (keys[row][column] === key) return;
+  keys[row][column] = key;
+  apply(body.rows[row].cells[column]);
+}
+
+function writeText(cell, text) {
+  const only = cell.firstChild;
+  if (only !== null && only === cell.lastChild && only.nodeType === Node.TEXT_NODE) only.data = text;
+  else cell.textContent = text;
+}
+
+const setText = (body, row, column, text) => patch(body, row, column, text, (cell) => writeText(cell, text));
+
+/** Replaces a cell's content with `build()` when its key changed. */
+function setContent(body, row, column, key, build) {
+  patch(body, row, column, key, (cell) => {
+    const content = build();
+    if (content === null || content === undefined) cell.replaceChildren();
+    else cell.replaceChildren(content);
+  });
+}
+
+/** Makes `body` hold exactly `count` rows of `cells` cells (a row header first). */
+function sizeRows(body, count, cells, classes) {
+  if (!shownKeys.has(body)) shownKeys.set(body, []);
+  const keys = shownKeys.get(body);
+  while (body.rows.length > count) {
+    body.lastElementChild.remove();
+    keys.pop();
+  }
+  while (body.rows.length < count) {
+    const tr = document.createElement('tr');
+    tr.append(el('th', { scope: 'row', className: 'num' }));
+    for (let c = 1; c < cells; c++) tr.append(el('td', { className: classes[c] ?? '' }));
+    body.append(tr);
+    keys.push(new Array(cells + 2).fill(null));  // one more for the row's class, one for a formula
+  }
+}
+
+function patchValue(body, row, column, exact, shown, decimals, d, exactDecimals) {
+  const text = formatNumber(shown, decimals);
+  const changed = d.slide && text !== formatNumber(exact, decimals);
+  const note = changed ? formatNumber(exact, exactDecimals) : '';
+  patch(body, row, column, `${text}|${note}`, (cell) => {
+    cell.classList.toggle('changed', changed);
+    if (changed) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${note}`));
+    else writeText(cell, text);
+  });
+}
+
+function docContent(doc, grade, judged, repeated) {
+  const fragment = document.createDocumentFragment();
+  fragment.append(el('span', { className: 'doc-id' }, doc));
+  if (judged && grade !== 0) fragment.append(' ', el('span', { className: 'grade-note' }, `(r: ${formatGrade(grade)})`));
+  if (!judged) fragment.append(' ', el('span', { className: 'tag', title: 'no judgment: counted as not relevant' }, 'unjudged'));
+  if (repeated) fragment.append(' ', el('span', { className: 'tag warn', title: 'already ranked higher up: gains 0 here' }, 'repeat'));
+  return fragment;
+}
+
+function patchDoc(body, row, column, doc, grade = 0, judged = true, repeated = false) {
+  const key = doc === null ? '\u0000' : `${doc}\u0000${grade}\u0000${judged}\u0000${repeated}`;
+  patch(body, row, column, key, (cell) => {
+    cell.classList.toggle('muted', doc === null);
+    cell.replaceChildren(doc === null ? '—' : docContent(doc, grade, judged, repeated));
+  });
+}
+
+// A formula is rebuilt only when its shape changes (gain, log, whether a sum follows); when only
+// the previous DCG changes, as it does below any edit, that one number is rewritten.
+function patchCalculation(body, i, column, row, previous, d, options) {
+  const w = working(row, previous, d, options);
+  const shape = w === null ? '' : `${w.gainText}|${w.divides}|${w.base}|${w.argument}|${w.before === null}`;
+  setContent(body, i, column, shape, () => (w === null ? null : workingMath(w)));
+  if (w === null) return;
+  const keys = shownKeys.get(body)[i];
+  const last = keys.length - 1;
+  if (keys[last] === w.text) return;
+  keys[last] = w.text;
+  const formula = body.rows[i].cells[column].firstChild;
+  formula.setAttribute('aria-label', w.text);
+  if (w.before !== null) formula.querySelector('mn[data-before]').textContent = w.before;
+}
+
+function setHeader(table, caption, titles) {
+  if (!table.tHead) {
+    table.append(el('caption'), headerRow(...titles), el('tbody'));
+  }
+  table.caption.replaceChildren(...caption);
 }
 
 function headerRow(...titles) {
   return el('thead', {}, el('tr', {}, ...titles.map(([text, title]) => el('th', { scope: 'col', title }, text))));
 }
 
+const STEP_CLASSES = ['num', 'doc', 'num', 'num', 'calc', 'num', 'num', 'num', 'num'];
+
 /** The step-by-step table; `limit` rows at most (the rest behind a button). */
 export function renderSteps(table, result, d, limit) {
   const k = result.summary.k;
-  table.replaceChildren(
-    el('caption', {}, 'Step by step: gain, cumulated gain and discounted cumulated gain at every rank, against the ideal ranking',
-      d.slide ? el('span', { className: 'caption-note' }, ` — DCG and IDCG rounded to ${d.decimals} decimal${d.decimals === 1 ? '' : 's'} before dividing, like the slide`) : null),
-    headerRow(['Rank'], ['Document'], ['G', 'gain at this rank'], ['CG', 'cumulated gain'], ['Calculation'],
-      ['DCG', 'discounted cumulated gain'], ['Ideal grade'], ['IDCG', 'DCG of the ideal ranking'], ['NDCG', 'DCG / IDCG']));
-  const body = el('tbody');
+  setHeader(table, [
+    'Step by step: gain, cumulated gain and discounted cumulated gain at every rank, against the ideal ranking',
+    d.slide ? el('span', { className: 'caption-note' }, ` — DCG and IDCG rounded to ${d.decimals} decimal${d.decimals === 1 ? '' : 's'} before dividing, like the slide`) : '',
+  ], [['Rank'], ['Document'], ['G', 'gain at this rank'], ['CG', 'cumulated gain'], ['Calculation'],
+    ['DCG', 'discounted cumulated gain'], ['Ideal grade'], ['IDCG', 'DCG of the ideal ranking'], ['NDCG', 'DCG / IDCG']]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
+  const body = table.tBodies[0];
+  sizeRows(body, shown, 9, STEP_CLASSES);
+  const keys = shownKeys.get(body);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
-    const tr = el('tr', { className: row.rank === k ? 'at-k' : undefined },
-      el('th', { scope: 'row', className: 'num' }, String(row.rank)),
-      docCell(row.doc, row.grade, row.judged, row.repeated),
-      el('td', { className: 'num' }, formatNumber(row.gain, d.decimals, { trim: true })),
-      el('td', { className: 'num' }, formatNumber(row.cg, d.decimals, { trim: true })),
-      el('td', { className: 'calc' }, calculation(row, rows[i - 1], d)),
-      valueCell(row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3),
-      el('td', { className: 'num' }, formatGrade(row.idealGrade)),
-      valueCell(row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3),
-      valueCell(row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4));
-    body.append(tr);
+    const atK = row.rank === k;
+    if (keys[i][9] !== atK) {
+      keys[i][9] = atK;
+      body.rows[i].classList.toggle('at-k', atK);
+    }
+    setText(body, i, 0, String(row.rank));
+    patchDoc(body, i, 1, row.doc, row.grade, row.judged, row.repeated);
+    setText(body, i, 2, formatNumber(row.gain, d.decimals, { trim: true }));
+    setText(body, i, 3, formatNumber(row.cg, d.decimals, { trim: true }));
+    patchCalculation(body, i, 4, row, rows[i - 1], d);
+    patchValue(body, i, 5, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
+    setText(body, i, 6, formatGrade(row.idealGrade));
+    patchValue(body, i, 7, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
+    patchValue(body, i, 8, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
   }
-  table.append(body);
   return shown;
 }
 
+const IDEAL_CLASSES = ['num', 'doc', 'num', 'num', 'calc', 'num'];
+
 /** The ideal ranking, as long as the ranked list (padded with zeros), as in the lecture. */
 export function renderIdeal(table, result, d, limit) {
-  table.replaceChildren(
-    el('caption', {}, 'Ideal ranking: the best possible order of the judged documents'),
-    headerRow(['Rank'], ['Document'], ['Grade'], ['IG', 'ideal gain'], ['Calculation'], ['IDCG']));
-  const body = el('tbody');
+  setHeader(table, ['Ideal ranking: the best possible order of the judged documents'],
+    [['Rank'], ['Document'], ['Grade'], ['IG', 'ideal gain'], ['Calculation'], ['IDCG']]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
+  const body = table.tBodies[0];
+  sizeRows(body, shown, 6, IDEAL_CLASSES);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
-    body.append(el('tr', {},
-      el('th', { scope: 'row', className: 'num' }, String(row.rank)),
-      row.idealDoc === null ? el('td', { className: 'doc muted' }, '—') : el('td', { className: 'doc' }, el('span', { className: 'doc-id' }, row.idealDoc)),
-      el('td', { className: 'num' }, formatGrade(row.idealGrade)),
-      el('td', { className: 'num' }, formatNumber(row.idealGain, d.decimals, { trim: true })),
-      el('td', { className: 'calc' }, calculation(row, rows[i - 1], d, { ideal: true })),
-      el('td', { className: 'num' }, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals))));
+    setText(body, i, 0, String(row.rank));
+    patchDoc(body, i, 1, row.idealDoc);
+    setText(body, i, 2, formatGrade(row.idealGrade));
+    setText(body, i, 3, formatNumber(row.idealGain, d.decimals, { trim: true }));
+    patchCalculation(body, i, 4, row, rows[i - 1], d, { ideal: true });
+    setText(body, i, 5, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
   }
-  table.append(body);
+  table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;
   if (beyond > 0) {
     table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 6 },

@@ -158,3 +158,28 @@ test('every control has a label and the tables have header cells', async ({ page
   expect(await page.locator('#steps thead th[scope="col"]').count()).toBe(9);
   expect(await page.locator('#steps tbody th[scope="row"]').count()).toBeGreaterThan(0);
 });
+
+test('tables patched through many edits read exactly like tables rendered fresh', async ({ page, context }) => {
+  await openPage(page);
+  for (const preset of ['lecture', 'slides', 'blog-exponential', 'lecture']) {
+    await page.click(`button[data-preset="${preset}"]`);
+  }
+  await page.click('#slide-view');
+  await page.fill('#ranking', `${await page.inputValue('#ranking')}| 16 | d_5 | 3 |\n`);
+  await page.selectOption('#gain', 'exponential');
+  await page.fill('#k', '12');
+  await expect(page.locator('#steps tbody tr')).toHaveCount(16);
+  const patched = {
+    steps: await page.locator('#steps').innerText(),
+    ideal: await page.locator('#ideal-table').innerText(),
+    headline: await page.locator('#headline').innerText(),
+  };
+  const fresh = await (await context.browser().newContext()).newPage();
+  await fresh.goto(page.url());
+  await fresh.waitForSelector('body[data-ready="true"]');
+  expect(await fresh.locator('#steps').innerText()).toBe(patched.steps);
+  expect(await fresh.locator('#ideal-table').innerText()).toBe(patched.ideal);
+  expect(await fresh.locator('#headline').innerText()).toBe(patched.headline);
+  expect(await fresh.locator('#steps math').evaluateAll((m) => m.map((x) => x.getAttribute('aria-label'))))
+    .toEqual(await page.locator('#steps math').evaluateAll((m) => m.map((x) => x.getAttribute('aria-label'))));
+});

@@ -1,0 +1,65 @@
+// Page speed, measured in Debian's Chromium on the built single file:
+//  * first result: from navigation start to the first rendered table (target < 300 ms);
+//  * recompute: one edit of a 1,000-row ranking, from the input event to the rendered table
+//    (target < 16 ms, one frame), as the median of repeated edits.
+// Prints the figures; it asserts nothing (speed is not a test).
+import { chromium } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const URL_ = pathToFileURL(resolve('dist/ndcg-calculator.html')).href;
+const RUNS = 40;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const firsts = [];
+for (let i = 0; i < 7; i++) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(URL_);
+  await page.waitForSelector('body[data-ready="true"]');
+  firsts.push(await page.evaluate(() => performance.getEntriesByName('ndcg:first-result')[0].startTime));
+  await context.close();
+}
+
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const page = await context.newPage();
+await page.goto(URL_);
+await page.waitForSelector('body[data-ready="true"]');
+// Two kinds of edit: renaming a document somewhere in the list (most DCG values stay), and
+// changing the grade at rank 1, which changes every DCG and NDCG below it.
+const measureEdits = (edit) => page.evaluate(async ({ runs, edit }) => {
+  const ranking = document.getElementById('ranking');
+  document.getElementById('judgments').value = Array.from({ length: 300 }, (_, i) => `d${i * 3} ${1 + (i % 3)}`).join('\n');
+  const rows = Array.from({ length: 1000 }, (_, i) => `d${i}`);
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const times = [];
+  for (let run = 0; run < runs; run++) {
+    if (edit === 'rename') rows[(run * 37) % 1000] = `d${run % 2 ? run : 1000 + run}`;
+    else rows[0] = run % 2 ? 'd0' : 'unjudged';
+    ranking.value = rows.join('\n');
+    performance.clearMeasures('ndcg:update');
+    ranking.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    await frame();
+    times.push(performance.getEntriesByName('ndcg:update').at(-1).duration);
+  }
+  return { times, shown: document.querySelectorAll('#steps tbody tr').length };
+}, { runs: RUNS, edit });
+const updates = await measureEdits('rename');
+const everyRank = await measureEdits('rank-1-grade');
+
+const result = {
+  firstResultMs: { median: median(firsts), runs: firsts.map((x) => Math.round(x)) },
+  recompute1000RowsMs: { median: median(updates.times), max: Math.max(...updates.times), runs: RUNS, rowsRendered: updates.shown },
+  recompute1000RowsEveryValueChangesMs: { median: median(everyRank.times), max: Math.max(...everyRank.times), runs: RUNS },
+};
+console.log(JSON.stringify(result, null, 2));
+console.log(`first result: ${result.firstResultMs.median.toFixed(0)} ms (target < 300); ` +
+  `1,000-row recompute: ${result.recompute1000RowsMs.median.toFixed(1)} ms median, ` +
+  `${result.recompute1000RowsEveryValueChangesMs.median.toFixed(1)} ms when every DCG changes (target < 16)`);
+await browser.close();
