@@ -7,6 +7,6 @@ bash scripts/setup.sh
 bash scripts/build.sh native
 ctest --test-dir build/native --output-on-failure
 bash scripts/build.sh wasm
-node --test tests/wasm/
+node --test tests/wasm/ tests/web/
 npx vite build --config vite.config.mjs --logLevel warn
 npx playwright test

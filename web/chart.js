@@ -47,9 +47,11 @@ export function renderChart(container, result) {
     grid.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, formatNumber(left * (1 - t / 4), 2, { trim: true })));
     grid.append(svg('text', { x: WIDTH - PAD.right + 6, y: y + 4 }, formatNumber(1 - t / 4, 2)));
   }
-  const ticks = Math.min(n, 10);
-  for (let t = 0; t < ticks; t++) {
-    const rank = Math.round(1 + (t / Math.max(1, ticks - 1)) * (n - 1));
+  // Every rank up to 20, beyond that round steps (1, 5, 10, … or 1, 50, 100, …).
+  const stepSize = n <= 20 ? 1 : niceMax(n / 8);
+  const ranks = n <= 20 ? Array.from({ length: n }, (_, i) => i + 1)
+    : [1, ...Array.from({ length: Math.floor(n / stepSize) }, (_, i) => (i + 1) * stepSize)];
+  for (const rank of ranks) {
     grid.append(svg('text', { x: x(rank), y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' }, String(rank)));
   }
   grid.append(svg('text', { x: (WIDTH + PAD.left - PAD.right) / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, 'rank'));

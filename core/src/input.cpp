@@ -189,7 +189,15 @@ class RankingParser {
     }
     const Field* doc_field = nullptr;
     const Field* grade_field = nullptr;
-    if (fields.size() <= 2) {
+    const auto rank_at = [&](const Field& f) {
+      const auto value = parse_decimal(f.text);
+      return value && *value == static_cast<double>(entries.size() + 1);
+    };
+    if (fields.size() == 2 && rank_at(fields[0]) && !parse_decimal(fields[1].text) &&
+        fields[1].text.front() != '(') {
+      // "| 16 | d_5 |": a table row of rank and document, without a grade.
+      doc_field = &fields[1];
+    } else if (fields.size() <= 2) {
       doc_field = &fields[0];
       if (fields.size() == 2) grade_field = &fields[1];
     } else {

@@ -79,3 +79,17 @@ TEST_CASE("the same judgment twice is a warning, a conflicting one an error nami
   REQUIRE(conflict.errors.items().size() == 1);
   CHECK(conflict.errors.items()[0].message.find("2 on line 1 and 1 here") != std::string::npos);
 }
+
+TEST_CASE("a table row of rank and document has no grade") {
+  const auto r = parse_ranking("| 1 | d_5 |\n| 2 | d6 (r: 2) |\n3 d7\n");
+  CHECK(r.errors.empty());
+  REQUIRE(r.value.entries.size() == 3);
+  CHECK(r.value.entries[0].doc == "d5");
+  CHECK_FALSE(r.value.entries[0].grade.has_value());
+  CHECK(r.value.entries[1].doc == "d6");
+  CHECK(r.value.entries[1].grade == 2.0);
+  SUBCASE("but a number that is not the row's rank is a document id") {
+    const auto numeric = parse_ranking("588 x\n");
+    CHECK_FALSE(numeric.errors.empty());
+  }
+}
