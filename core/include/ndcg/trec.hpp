@@ -1,0 +1,192 @@
+// TREC evaluation: streaming readers for qrels and run files, and the measures people report,
+// with trec_eval 10.0's semantics unless an option says otherwise.
+//
+// Semantics (trec_eval's, checked against its source and output):
+//   * a run is ranked by score descending, ties broken by docno descending (byte compare); the
+//     rank column is ignored;
+//   * a document absent from the qrels, or judged with a negative grade, is not relevant;
+//   * binary measures count a document as relevant when its grade >= the relevance level (-l);
+//   * the mean is over queries in both files, or with average_complete (-c) over every qrels
+//     query, a query without results counting 0. trec_eval 10.0 stops with an error when a qrels
+//     query has no results and -c is not given; here the query is left out with a warning.
+// Measures: num_ret, num_rel, num_rel_ret, map, Rprec, bpref, recip_rank, P.k, recall.k, ndcg
+// (gains per grade, whole ideal), ndcg_cut.k, map_cut.k; ir_measures names nDCG@k, nDCG, AP,
+// AP@k, P@k, R@k, RR, Rprec, Bpref.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ndcg/diagnostic.hpp"
+#include "ndcg/text.hpp"
+
+namespace ndcg::trec {
+
+// ---------------------------------------------------------------------------------------------
+// Qrels
+
+struct QueryQrels {
+  struct Judged {
+    long grade;
+    std::uint32_t line;
+  };
+  std::unordered_map<std::string, Judged> by_doc;
+};
+
+// Reads "qid iter docno grade" lines in chunks of any size. Errors (located, source qrels): a
+// wrong field count, a grade that is not a whole number, a document judged twice for a query
+// (both lines named), an empty file (at finish).
+class QrelsReader {
+ public:
+  void feed(std::string_view chunk);
+  void finish();
+
+  // Queries in trec_eval's order (byte order of the query id).
+  const std::map<std::string, QueryQrels>& queries() const { return queries_; }
+  const DiagnosticList& errors() const { return errors_; }
+
+ private:
+  void line(std::string_view text, std::uint32_t number);
+
+  LineSplitter lines_;
+  std::map<std::string, QueryQrels> queries_;
+  DiagnosticList errors_;
+  std::size_t judgments_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+// One query's retrieved documents, in file order. Docnos live in one arena per query.
+struct QueryRun {
+  struct Doc {
+    double score;
+    std::uint32_t line;
+    std::uint32_t offset;  // into `docnos`
+    std::uint32_t length;
+  };
+  std::string qid;
+  std::vector<Doc> docs;
+  std::string docnos;
+
+  std::string_view docno(const Doc& d) const { return std::string_view(docnos).substr(d.offset, d.length); }
+};
+
+// Reads "qid Q0 docno rank score tag" lines in chunks of any size and hands over each query as
+// soon as the next query starts, so memory holds one query at a time. A run whose lines of one
+// query are not contiguous is detected (regroup_needed()); read it again with buffer_all set,
+// which keeps every query until finish().
+class RunReader {
+ public:
+  using OnQuery = std::function<void(QueryRun&&)>;
+
+  RunReader(OnQuery on_query, bool buffer_all = false)
+      : on_query_(std::move(on_query)), buffer_all_(buffer_all) {}
+
+  void feed(std::string_view chunk);
+  void finish();
+
+  bool regroup_needed() const { return regroup_needed_; }
+  const DiagnosticList& errors() const { return errors_; }
+  const std::string& run_tag() const { return run_tag_; }
+  std::uint64_t lines_read() const { return lines_.lines_emitted(); }
+
+ private:
+  void line(std::string_view text, std::uint32_t number);
+  void close_current();
+
+  OnQuery on_query_;
+  bool buffer_all_;
+  LineSplitter lines_;
+  QueryRun current_;
+  std::map<std::string, QueryRun> buffered_;
+  std::unordered_set<std::string> closed_;
+  DiagnosticList errors_;
+  std::string run_tag_;
+  bool regroup_needed_ = false;
+  bool any_line_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Measures
+
+enum class MeasureKind : std::uint8_t {
+  num_ret, num_rel, num_rel_ret, map, rprec, bpref, recip_rank, p, recall, ndcg, ndcg_cut, map_cut,
+};
+
+struct Measure {
+  MeasureKind kind;
+  std::vector<long> cutoffs;                       // P, recall, ndcg_cut, map_cut
+  std::vector<std::pair<long, double>> gains;      // ndcg: grade -> gain overrides
+  std::string parameters;                          // as written ("1=0.5,2=3"): trec_eval names the column with them
+};
+
+// One output column: "P_10", "ndcg", "num_ret".
+struct Column {
+  std::string name;
+  bool whole_number = false;  // printed as an integer, summed (not averaged) over queries
+};
+
+struct EvalOptions {
+  long relevance_level = 1;       // -l
+  bool average_complete = false;  // -c
+  std::vector<Measure> measures;  // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
+};
+
+// Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3") or as
+// ir_measures does ("nDCG@10", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref"). Returns an
+// error (source options) for an unknown name or a bad parameter.
+std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view name);
+
+struct QueryValues {
+  std::string qid;
+  std::vector<double> values;  // one per column
+};
+
+struct Evaluation {
+  bool ok = false;
+  std::vector<Column> columns;
+  std::vector<QueryValues> per_query;  // in trec_eval's query order
+  std::vector<double> mean;            // the "all" line (sums for whole-number columns)
+  std::size_t queries_averaged = 0;
+  std::string run_tag;
+  std::vector<Diagnostic> errors;
+  std::vector<Diagnostic> warnings;
+};
+
+// Evaluates queries one at a time as a RunReader hands them over.
+class Evaluator {
+ public:
+  Evaluator(const QrelsReader& qrels, EvalOptions options);
+
+  void add(QueryRun&& run);
+  Evaluation finish(const RunReader& reader);
+
+  const std::vector<Column>& columns() const { return columns_; }
+
+ private:
+  std::vector<double> evaluate(const QueryRun& run, const QueryQrels& qrels);
+
+  const QrelsReader& qrels_;
+  EvalOptions options_;
+  std::vector<Column> columns_;
+  std::map<std::string, std::vector<double>> results_;
+  DiagnosticList errors_;
+  DiagnosticList warnings_;
+  std::unordered_set<std::string> runs_without_qrels_;
+};
+
+// The whole pipeline over two complete texts (regrouping when needed).
+Evaluation evaluate(std::string_view qrels_text, std::string_view run_text, const EvalOptions& options);
+
+// trec_eval's text output: "%-22s\t%s\t%6.4f" lines, per query (when `per_query`) then "all".
+std::string format_trec(const Evaluation& evaluation, bool per_query);
+
+}  // namespace ndcg::trec

@@ -1,0 +1,625 @@
+// TREC measures with the semantics of trec_eval 10.0 (C. Buckley, NIST), re-implemented from
+// their definitions: Buckley & Voorhees, "Retrieval System Evaluation" (TREC: Experiment and
+// Evaluation in Information Retrieval, MIT Press 2005) for map, Rprec, P, recall and bpref;
+// Järvelin & Kekäläinen (ACM TOIS 2002) with the log2(rank + 1) discount for ndcg.
+#include "ndcg/trec.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "ndcg/options.hpp"
+
+namespace ndcg::trec {
+namespace {
+
+constexpr long kNotInPool = -1;     // ranked but absent from the qrels
+constexpr long kJudgedNegative = -2;  // in the qrels with a negative grade
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+
+// Splits on runs of spaces and tabs; returns the number of fields found (up to `max`), and
+// whether there were more.
+std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool* more) {
+  std::size_t count = 0;
+  std::size_t i = 0;
+  *more = false;
+  while (true) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    if (i >= line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (count == max) {
+      *more = true;
+      break;
+    }
+    out[count++] = Field{line.substr(start, i - start), static_cast<std::uint32_t>(start)};
+  }
+  return count;
+}
+
+std::optional<long> parse_whole(std::string_view text) {
+  const auto value = parse_decimal(text);
+  if (!value || *value != std::floor(*value) || std::fabs(*value) > 1e15) return std::nullopt;
+  return static_cast<long>(*value);
+}
+
+std::string field_count_message(std::size_t found, bool more, std::string_view expected) {
+  return "expected " + std::string(expected) + ", found " + (more ? "more than " : "") +
+         std::to_string(found) + " field" + (found == 1 && !more ? "" : "s");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// QrelsReader
+
+void QrelsReader::feed(std::string_view chunk) {
+  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+}
+
+void QrelsReader::finish() {
+  lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  if (judgments_ == 0 && errors_.empty()) {
+    errors_.add(Source::qrels, 0, 0,
+                "the qrels file has no judgments; expected lines 'query iteration docno grade'");
+  }
+}
+
+void QrelsReader::line(std::string_view text, std::uint32_t number) {
+  if (trim(text).empty()) return;
+  Field f[4];
+  bool more = false;
+  const std::size_t count = split_blank(text, f, 4, &more);
+  if (count != 4 || more) {
+    errors_.add(Source::qrels, number, 1,
+                field_count_message(count, more, "4 fields 'query iteration docno grade'"));
+    return;
+  }
+  const auto grade = parse_whole(f[3].text);
+  if (!grade) {
+    errors_.add(Source::qrels, number, column_of(text, f[3].offset),
+                "grade " + quote(f[3].text) +
+                    " is not a whole number; trec_eval reads qrels grades as integers");
+    return;
+  }
+  QueryQrels& query = queries_[std::string(f[0].text)];
+  auto [it, inserted] =
+      query.by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
+  if (!inserted) {
+    errors_.add(Source::qrels, number, column_of(text, f[2].offset),
+                "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
+                    " (first on line " + std::to_string(it->second.line) +
+                    "); trec_eval rejects this, keep one line");
+    return;
+  }
+  ++judgments_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RunReader
+
+void RunReader::feed(std::string_view chunk) {
+  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+}
+
+void RunReader::finish() {
+  lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  close_current();
+  if (buffer_all_) {
+    for (auto& [qid, run] : buffered_) on_query_(std::move(run));
+    buffered_.clear();
+  }
+  if (!any_line_ && errors_.empty()) {
+    errors_.add(Source::run, 0, 0,
+                "the run file has no results; expected lines 'query Q0 docno rank score tag'");
+  }
+}
+
+void RunReader::close_current() {
+  if (current_.qid.empty() && current_.docs.empty()) return;
+  if (buffer_all_) {
+    QueryRun& into = buffered_[current_.qid];
+    if (into.qid.empty()) {
+      into = std::move(current_);
+    } else {
+      for (QueryRun::Doc d : current_.docs) {
+        const std::string_view docno = current_.docno(d);
+        d.offset = static_cast<std::uint32_t>(into.docnos.size());
+        into.docnos.append(docno);
+        into.docs.push_back(d);
+      }
+    }
+  } else {
+    closed_.insert(current_.qid);
+    if (errors_.empty()) on_query_(std::move(current_));
+  }
+  current_ = QueryRun{};
+}
+
+void RunReader::line(std::string_view text, std::uint32_t number) {
+  if (trim(text).empty()) return;
+  any_line_ = true;
+  Field f[6];
+  bool more = false;
+  const std::size_t count = split_blank(text, f, 6, &more);
+  if (count != 6 || more) {
+    errors_.add(Source::run, number, 1,
+                field_count_message(count, more, "6 fields 'query Q0 docno rank score tag'"));
+    return;
+  }
+  bool out_of_range = false;
+  const auto score = parse_decimal(f[4].text, &out_of_range);
+  if (!score) {
+    errors_.add(Source::run, number, column_of(text, f[4].offset),
+                "score " + quote(f[4].text) +
+                    (out_of_range ? " is too large for a double" : " is not a number"));
+    return;
+  }
+  if (run_tag_.empty()) run_tag_.assign(f[5].text);
+  if (f[0].text != current_.qid) {
+    close_current();
+    current_.qid.assign(f[0].text);
+    if (!buffer_all_ && closed_.count(current_.qid) > 0) regroup_needed_ = true;
+  }
+  current_.docs.push_back(QueryRun::Doc{*score, number,
+                                        static_cast<std::uint32_t>(current_.docnos.size()),
+                                        static_cast<std::uint32_t>(f[2].text.size())});
+  current_.docnos.append(f[2].text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measures
+
+namespace {
+
+struct MeasureName {
+  std::string_view name;
+  MeasureKind kind;
+  bool cutoffs;
+};
+
+constexpr MeasureName kTrecNames[] = {
+    {"num_ret", MeasureKind::num_ret, false}, {"num_rel", MeasureKind::num_rel, false},
+    {"num_rel_ret", MeasureKind::num_rel_ret, false}, {"map", MeasureKind::map, false},
+    {"Rprec", MeasureKind::rprec, false}, {"bpref", MeasureKind::bpref, false},
+    {"recip_rank", MeasureKind::recip_rank, false}, {"P", MeasureKind::p, true},
+    {"recall", MeasureKind::recall, true}, {"ndcg", MeasureKind::ndcg, false},
+    {"ndcg_cut", MeasureKind::ndcg_cut, true}, {"map_cut", MeasureKind::map_cut, true},
+};
+
+const std::vector<long> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
+
+Diagnostic measure_error(std::string_view name, std::string message) {
+  return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message};
+}
+
+std::string trec_name(MeasureKind kind) {
+  for (const MeasureName& m : kTrecNames) {
+    if (m.kind == kind) return std::string(m.name);
+  }
+  return "?";
+}
+
+// Merges `measure` into the request, as repeated -m options do in trec_eval.
+void merge(EvalOptions& options, Measure measure) {
+  for (Measure& m : options.measures) {
+    if (m.kind != measure.kind) continue;
+    for (long c : measure.cutoffs) {
+      if (std::find(m.cutoffs.begin(), m.cutoffs.end(), c) == m.cutoffs.end()) m.cutoffs.push_back(c);
+    }
+    std::sort(m.cutoffs.begin(), m.cutoffs.end());
+    for (const auto& g : measure.gains) m.gains.push_back(g);
+    if (!measure.parameters.empty()) m.parameters = measure.parameters;
+    return;
+  }
+  std::sort(measure.cutoffs.begin(), measure.cutoffs.end());
+  options.measures.push_back(std::move(measure));
+}
+
+}  // namespace
+
+std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
+  const std::string_view name = trim(raw);
+  // ir_measures names: nDCG@10, AP@100, P@10, R@100, RR, Rprec, Bpref, nDCG, AP.
+  if (const std::size_t at = name.find('@'); at != std::string_view::npos) {
+    const std::string_view base = name.substr(0, at);
+    const auto k = parse_whole(name.substr(at + 1));
+    if (!k || *k < 1) return measure_error(name, "the cut-off after '@' must be a whole number ≥ 1");
+    MeasureKind kind;
+    if (base == "nDCG") kind = MeasureKind::ndcg_cut;
+    else if (base == "AP") kind = MeasureKind::map_cut;
+    else if (base == "P") kind = MeasureKind::p;
+    else if (base == "R") kind = MeasureKind::recall;
+    else return measure_error(name, "unknown measure; with '@' use nDCG, AP, P or R");
+    merge(options, Measure{kind, {*k}, {}, {}});
+    return std::nullopt;
+  }
+  if (name == "nDCG") return merge(options, Measure{MeasureKind::ndcg, {}, {}, {}}), std::nullopt;
+  if (name == "AP") return merge(options, Measure{MeasureKind::map, {}, {}, {}}), std::nullopt;
+  if (name == "RR") return merge(options, Measure{MeasureKind::recip_rank, {}, {}, {}}), std::nullopt;
+  if (name == "Bpref") return merge(options, Measure{MeasureKind::bpref, {}, {}, {}}), std::nullopt;
+
+  const std::size_t dot = name.find('.');
+  const std::string_view base = name.substr(0, dot);
+  const std::string_view params = dot == std::string_view::npos ? std::string_view() : name.substr(dot + 1);
+  for (const MeasureName& m : kTrecNames) {
+    if (m.name != base) continue;
+    Measure measure{m.kind, {}, {}, {}};
+    if (m.cutoffs) {
+      if (params.empty()) {
+        measure.cutoffs = kDefaultCutoffs;
+      } else {
+        std::size_t i = 0;
+        while (i <= params.size()) {
+          std::size_t end = params.find(',', i);
+          if (end == std::string_view::npos) end = params.size();
+          const auto k = parse_whole(params.substr(i, end - i));
+          if (!k || *k < 1) {
+            return measure_error(name, "cut-offs must be whole numbers ≥ 1, e.g. " +
+                                           std::string(base) + ".5,10");
+          }
+          measure.cutoffs.push_back(*k);
+          i = end + 1;
+        }
+      }
+    } else if (m.kind == MeasureKind::ndcg && !params.empty()) {
+      std::size_t i = 0;
+      while (i <= params.size()) {
+        std::size_t end = params.find(',', i);
+        if (end == std::string_view::npos) end = params.size();
+        const std::string_view pair = params.substr(i, end - i);
+        const std::size_t eq = pair.find('=');
+        const auto level = eq == std::string_view::npos ? std::nullopt : parse_whole(pair.substr(0, eq));
+        const auto gain = eq == std::string_view::npos ? std::nullopt : parse_decimal(pair.substr(eq + 1));
+        if (!level || *level < 0 || !gain) {
+          return measure_error(name, "gains are written grade=gain, e.g. ndcg.1=0.5,2=3");
+        }
+        measure.gains.emplace_back(*level, *gain);
+        i = end + 1;
+      }
+      measure.parameters.assign(params);
+    } else if (!params.empty()) {
+      return measure_error(name, std::string(base) + " takes no parameters");
+    }
+    merge(options, std::move(measure));
+    return std::nullopt;
+  }
+  return measure_error(name,
+                       "unknown measure; use num_ret, num_rel, num_rel_ret, map, map_cut.k, Rprec, "
+                       "bpref, recip_rank, P.k, recall.k, ndcg, ndcg_cut.k or the ir_measures "
+                       "names nDCG@k, AP, AP@k, P@k, R@k, RR, Rprec, Bpref");
+}
+
+Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
+    : qrels_(qrels), options_(std::move(options)) {
+  if (options_.measures.empty()) {
+    for (const char* m : {"map", "P.5,10", "ndcg", "ndcg_cut.10", "recip_rank", "bpref"}) {
+      add_measure(options_, m);
+    }
+  }
+  // trec_eval prints measures in the order of its own table, whatever the command line says.
+  std::sort(options_.measures.begin(), options_.measures.end(),
+            [](const Measure& a, const Measure& b) { return a.kind < b.kind; });
+  for (const Measure& m : options_.measures) {
+    const std::string base = trec_name(m.kind);
+    const bool whole = m.kind == MeasureKind::num_ret || m.kind == MeasureKind::num_rel ||
+                       m.kind == MeasureKind::num_rel_ret;
+    if (m.cutoffs.empty()) {
+      columns_.push_back(Column{m.parameters.empty() ? base : base + "_" + m.parameters, whole});
+    } else {
+      for (long k : m.cutoffs) columns_.push_back(Column{base + "_" + std::to_string(k), false});
+    }
+  }
+}
+
+void Evaluator::add(QueryRun&& run) {
+  const auto it = qrels_.queries().find(run.qid);
+  if (it == qrels_.queries().end()) {
+    runs_without_qrels_.insert(run.qid);
+    return;
+  }
+  std::vector<double> values = evaluate(run, it->second);
+  if (!values.empty()) results_[run.qid] = std::move(values);
+}
+
+std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
+  const std::size_t n = run.docs.size();
+  // Rank by score descending, then docno descending (trec_eval's tie-break).
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto& da = run.docs[a];
+    const auto& db = run.docs[b];
+    if (da.score != db.score) return da.score > db.score;
+    return run.docno(da) > run.docno(db);
+  });
+  // Grades by rank; a docno retrieved twice is an error, as in trec_eval.
+  std::vector<long> grade(n);
+  {
+    std::unordered_map<std::string_view, std::uint32_t> seen;
+    seen.reserve(n);
+    std::string key;
+    for (std::size_t r = 0; r < n; ++r) {
+      const auto& d = run.docs[order[r]];
+      const std::string_view docno = run.docno(d);
+      auto [prev, inserted] = seen.emplace(docno, d.line);
+      if (!inserted) {
+        errors_.add(Source::run, std::max(d.line, prev->second), 0,
+                    "document " + quote(docno) + " is retrieved twice for query " +
+                        quote(run.qid) + " (lines " + std::to_string(std::min(d.line, prev->second)) +
+                        " and " + std::to_string(std::max(d.line, prev->second)) +
+                        "); trec_eval rejects this, keep one line");
+        return {};
+      }
+      key.assign(docno);
+      const auto j = qrels.by_doc.find(key);
+      if (j == qrels.by_doc.end()) grade[r] = kNotInPool;
+      else grade[r] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
+    }
+  }
+  // Judged documents per grade (grades >= 0).
+  long max_grade = -1;
+  for (const auto& [doc, j] : qrels.by_doc) max_grade = std::max(max_grade, j.grade);
+  std::vector<long> at_grade(static_cast<std::size_t>(std::max(0L, max_grade + 1)), 0);
+  for (const auto& [doc, j] : qrels.by_doc) {
+    if (j.grade >= 0) ++at_grade[static_cast<std::size_t>(j.grade)];
+  }
+  const long level = options_.relevance_level;
+  long num_rel = 0;
+  long num_nonrel = 0;
+  for (std::size_t g = 0; g < at_grade.size(); ++g) {
+    (static_cast<long>(g) >= level ? num_rel : num_nonrel) += at_grade[g];
+  }
+  const auto relevant = [&](long g) { return g >= level; };
+  const auto discount = [](std::size_t r) { return std::log2(static_cast<double>(r) + 2.0); };
+
+  std::vector<double> values;
+  values.reserve(columns_.size());
+  for (const Measure& m : options_.measures) {
+    switch (m.kind) {
+      case MeasureKind::num_ret: values.push_back(static_cast<double>(n)); break;
+      case MeasureKind::num_rel: values.push_back(static_cast<double>(num_rel)); break;
+      case MeasureKind::num_rel_ret: {
+        long count = 0;
+        for (long g : grade) count += relevant(g) ? 1 : 0;
+        values.push_back(static_cast<double>(count));
+        break;
+      }
+      case MeasureKind::map: {
+        long so_far = 0;
+        double sum = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+          if (relevant(grade[r])) sum += static_cast<double>(++so_far) / static_cast<double>(r + 1);
+        }
+        values.push_back(so_far > 0 ? sum / static_cast<double>(num_rel) : 0.0);
+        break;
+      }
+      case MeasureKind::rprec: {
+        const std::size_t look = std::min<std::size_t>(n, static_cast<std::size_t>(num_rel));
+        long so_far = 0;
+        for (std::size_t r = 0; r < look; ++r) so_far += relevant(grade[r]) ? 1 : 0;
+        values.push_back(look == 0 ? 0.0 : static_cast<double>(so_far) / static_cast<double>(num_rel));
+        break;
+      }
+      case MeasureKind::bpref: {
+        long nonrel_so_far = 0;
+        double bpref = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+          const long g = grade[r];
+          if (g < 0) continue;  // not in the pool, or judged negative: no preference either way
+          if (!relevant(g)) {
+            ++nonrel_so_far;
+          } else if (nonrel_so_far > 0) {
+            bpref += 1.0 - static_cast<double>(std::min(nonrel_so_far, num_rel)) /
+                               static_cast<double>(std::min(num_nonrel, num_rel));
+          } else {
+            bpref += 1.0;
+          }
+        }
+        values.push_back(num_rel > 0 ? bpref / static_cast<double>(num_rel) : bpref);
+        break;
+      }
+      case MeasureKind::recip_rank: {
+        double rr = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+          if (relevant(grade[r])) {
+            rr = 1.0 / static_cast<double>(r + 1);
+            break;
+          }
+        }
+        values.push_back(rr);
+        break;
+      }
+      case MeasureKind::p:
+      case MeasureKind::recall:
+      case MeasureKind::map_cut: {
+        long so_far = 0;
+        double sum = 0;
+        std::size_t r = 0;
+        for (long k : m.cutoffs) {
+          for (; r < n && r < static_cast<std::size_t>(k); ++r) {
+            if (relevant(grade[r])) sum += static_cast<double>(++so_far) / static_cast<double>(r + 1);
+          }
+          if (m.kind == MeasureKind::p) {
+            values.push_back(static_cast<double>(so_far) / static_cast<double>(k));
+          } else if (num_rel == 0) {
+            values.push_back(0.0);
+          } else {
+            values.push_back((m.kind == MeasureKind::recall ? static_cast<double>(so_far) : sum) /
+                             static_cast<double>(num_rel));
+          }
+        }
+        break;
+      }
+      case MeasureKind::ndcg: {
+        // Gain per grade: the grade itself unless overridden; ideal: every judged document of a
+        // positive gain, best gain first (compared exactly, unlike trec_eval's integer compare).
+        std::vector<std::pair<double, long>> levels;  // (gain, documents at that grade)
+        const auto gain_of_grade = [&](long g) {
+          for (const auto& [lv, gain] : m.gains) {
+            if (lv == g) return gain;
+          }
+          return g >= 0 && g <= max_grade ? static_cast<double>(g) : 0.0;
+        };
+        for (std::size_t g = 0; g < at_grade.size(); ++g) {
+          levels.emplace_back(gain_of_grade(static_cast<long>(g)), at_grade[g]);
+        }
+        std::sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        double dcg = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+          const double gain = grade[r] < 0 ? 0.0 : gain_of_grade(grade[r]);
+          if (gain != 0) dcg += gain / discount(r);
+        }
+        double ideal = 0;
+        std::size_t r = 0;
+        for (const auto& [gain, count] : levels) {
+          if (gain <= 0) break;
+          for (long c = 0; c < count; ++c, ++r) ideal += gain / discount(r);
+        }
+        values.push_back(ideal > 0 ? dcg / ideal : 0.0);
+        break;
+      }
+      case MeasureKind::ndcg_cut: {
+        // trec_eval's ndcg_cut uses the grades themselves as gains (its gain options apply to
+        // ndcg only).
+        std::size_t r = 0;
+        double dcg = 0;
+        std::vector<double> ideal_gains;
+        for (std::size_t g = at_grade.size(); g-- > 1;) {
+          for (long c = 0; c < at_grade[g]; ++c) ideal_gains.push_back(static_cast<double>(g));
+        }
+        std::size_t ir = 0;
+        double idcg = 0;
+        for (long k : m.cutoffs) {
+          for (; r < n && r < static_cast<std::size_t>(k); ++r) {
+            if (grade[r] > 0) dcg += static_cast<double>(grade[r]) / discount(r);
+          }
+          for (; ir < ideal_gains.size() && ir < static_cast<std::size_t>(k); ++ir) {
+            idcg += ideal_gains[ir] / discount(ir);
+          }
+          values.push_back(idcg > 0 ? dcg / idcg : dcg);
+        }
+        break;
+      }
+    }
+  }
+  return values;
+}
+
+Evaluation Evaluator::finish(const RunReader& reader) {
+  Evaluation out;
+  out.columns = columns_;
+  out.run_tag = reader.run_tag();
+  DiagnosticList errors;
+  errors.append(qrels_.errors());
+  errors.append(reader.errors());
+  errors.append(errors_);
+  if (!errors.empty()) {
+    out.errors = errors.finish(Source::run);
+    return out;
+  }
+  std::vector<std::string> missing;
+  for (const auto& [qid, qrels] : qrels_.queries()) {
+    auto it = results_.find(qid);
+    if (it == results_.end()) {
+      if (!options_.average_complete) {
+        missing.push_back(qid);
+        continue;
+      }
+      QueryRun empty;
+      empty.qid = qid;
+      std::vector<double> values = evaluate(empty, qrels);
+      out.per_query.push_back(QueryValues{qid, std::move(values)});
+      continue;
+    }
+    out.per_query.push_back(QueryValues{qid, std::move(it->second)});
+  }
+  auto list = [](const auto& ids) {
+    std::string text;
+    std::size_t shown = 0;
+    for (const auto& id : ids) {
+      if (shown == 8) {
+        text += ", …";
+        break;
+      }
+      text += (shown++ == 0 ? "" : ", ") + std::string(id);
+    }
+    return text;
+  };
+  if (!missing.empty()) {
+    warnings_.add(Source::qrels, 0, 0,
+                  std::to_string(missing.size()) + " qrels quer" + (missing.size() == 1 ? "y has" : "ies have") +
+                      " no results and " + (missing.size() == 1 ? "is" : "are") +
+                      " left out of the mean (-c counts them as 0; trec_eval 10.0 stops with an "
+                      "error instead): " + list(missing));
+  }
+  if (!runs_without_qrels_.empty()) {
+    std::vector<std::string> ids(runs_without_qrels_.begin(), runs_without_qrels_.end());
+    std::sort(ids.begin(), ids.end());
+    warnings_.add(Source::run, 0, 0,
+                  std::to_string(ids.size()) + " run quer" + (ids.size() == 1 ? "y has" : "ies have") +
+                      " no judgments and " + (ids.size() == 1 ? "is" : "are") +
+                      " not evaluated, as in trec_eval: " + list(ids));
+  }
+  if (out.per_query.empty()) {
+    DiagnosticList none;
+    none.add(Source::run, 0, 0,
+             "no query has both results and judgments: check that the query ids of the two "
+             "files match");
+    out.errors = none.finish(Source::run);
+    out.warnings = warnings_.finish(Source::run);
+    return out;
+  }
+  out.queries_averaged = options_.average_complete ? qrels_.queries().size() : out.per_query.size();
+  out.mean.assign(columns_.size(), 0.0);
+  for (const QueryValues& q : out.per_query) {
+    for (std::size_t c = 0; c < columns_.size(); ++c) out.mean[c] += q.values[c];
+  }
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (!columns_[c].whole_number) out.mean[c] /= static_cast<double>(out.queries_averaged);
+  }
+  out.warnings = warnings_.finish(Source::run);
+  out.ok = true;
+  return out;
+}
+
+Evaluation evaluate(std::string_view qrels_text, std::string_view run_text, const EvalOptions& options) {
+  QrelsReader qrels;
+  qrels.feed(qrels_text);
+  qrels.finish();
+  for (bool buffer_all : {false, true}) {
+    Evaluator evaluator(qrels, options);
+    RunReader run([&](QueryRun&& q) { evaluator.add(std::move(q)); }, buffer_all);
+    run.feed(run_text);
+    run.finish();
+    if (!run.regroup_needed()) return evaluator.finish(run);
+  }
+  return Evaluation{};  // not reached: a buffered read never needs regrouping
+}
+
+std::string format_trec(const Evaluation& e, bool per_query) {
+  std::string out;
+  std::vector<char> line;
+  const auto emit = [&](const Column& c, const std::string& qid, double value) {
+    line.resize(c.name.size() + qid.size() + 64);
+    const int written =
+        c.whole_number
+            ? std::snprintf(line.data(), line.size(), "%-22s\t%s\t%" PRId64 "\n", c.name.c_str(),
+                            qid.c_str(), static_cast<std::int64_t>(value))
+            : std::snprintf(line.data(), line.size(), "%-22s\t%s\t%6.4f\n", c.name.c_str(),
+                            qid.c_str(), value);
+    out.append(line.data(), static_cast<std::size_t>(written));
+  };
+  if (per_query) {
+    for (const QueryValues& q : e.per_query) {
+      for (std::size_t c = 0; c < e.columns.size(); ++c) emit(e.columns[c], q.qid, q.values[c]);
+    }
+  }
+  for (std::size_t c = 0; c < e.columns.size(); ++c) emit(e.columns[c], "all", e.mean[c]);
+  return out;
+}
+
+}  // namespace ndcg::trec

@@ -1,0 +1,153 @@
+// tests/trec/cases.json: our trec_eval-format output must equal trec_eval 10.0's byte for byte.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ndcg/trec.hpp"
+
+using namespace ndcg;
+using namespace ndcg::trec;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(std::string(NDCG_TREC_DIR) + "/" + path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Request {
+  EvalOptions options;
+  bool per_query = false;
+  std::vector<Diagnostic> errors;
+};
+
+// The command line's flags (-q, -c, -l N, -m MEASURE), as the CLI reads them.
+Request parse_args(const nlohmann::json& args) {
+  Request r;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string a = args[i];
+    if (a == "-q") r.per_query = true;
+    else if (a == "-c") r.options.average_complete = true;
+    else if (a == "-l") r.options.relevance_level = std::stol(args[++i].get<std::string>());
+    else if (a == "-m") {
+      if (auto e = add_measure(r.options, args[++i].get<std::string>())) r.errors.push_back(*e);
+    }
+  }
+  return r;
+}
+
+Evaluation evaluate_in_chunks(std::string_view qrels_text, std::string_view run_text,
+                              const EvalOptions& options, std::size_t chunk) {
+  QrelsReader qrels;
+  for (std::size_t i = 0; i < qrels_text.size(); i += chunk) qrels.feed(qrels_text.substr(i, chunk));
+  qrels.finish();
+  for (bool buffer_all : {false, true}) {
+    Evaluator evaluator(qrels, options);
+    RunReader run([&](QueryRun&& q) { evaluator.add(std::move(q)); }, buffer_all);
+    for (std::size_t i = 0; i < run_text.size(); i += chunk) run.feed(run_text.substr(i, chunk));
+    run.finish();
+    if (!run.regroup_needed()) return evaluator.finish(run);
+  }
+  FAIL("a buffered read asked to regroup");
+  return {};
+}
+
+const nlohmann::json& manifest() {
+  static const nlohmann::json data = nlohmann::json::parse(read_file("cases.json"));
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("TREC output equals trec_eval 10.0's, byte for byte, whatever the chunk size") {
+  for (const auto& c : manifest()["cases"]) {
+    const std::string name = c["name"];
+    CAPTURE(name);
+    const Request request = parse_args(c["args"]);
+    REQUIRE(request.errors.empty());
+    const std::string qrels = read_file(c["qrels"]);
+    const std::string run = read_file(c["run"]);
+    const std::string expected = read_file(c["expected"]);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
+      CAPTURE(chunk);
+      const Evaluation e = evaluate_in_chunks(qrels, run, request.options, chunk);
+      REQUIRE(e.ok);
+      CHECK(format_trec(e, request.per_query) == expected);
+      std::string warnings;
+      for (const Diagnostic& w : e.warnings) warnings += w.message + "\n";
+      CAPTURE(warnings);
+      const auto expected_warnings = c.value("warnings", nlohmann::json::array());
+      CHECK(e.warnings.size() == expected_warnings.size());
+      for (const auto& w : expected_warnings) {
+        CHECK(warnings.find(w["contains"].get<std::string>()) != std::string::npos);
+      }
+    }
+  }
+}
+
+TEST_CASE("malformed TREC files give located errors and no partial result") {
+  for (const auto& c : manifest()["errors"]) {
+    const std::string name = c["name"];
+    CAPTURE(name);
+    Request request = parse_args(c.value("args", nlohmann::json::array()));
+    std::vector<Diagnostic> errors = request.errors;
+    if (errors.empty()) {
+      const Evaluation e = evaluate(c["qrelsText"].get<std::string>(), c["runText"].get<std::string>(),
+                                    request.options);
+      CHECK_FALSE(e.ok);
+      CHECK(e.per_query.empty());
+      CHECK(e.mean.empty());
+      errors = e.errors;
+    }
+    std::string listed;
+    for (const Diagnostic& d : errors) {
+      listed += std::string(source_name(d.source)) + ":" + std::to_string(d.line) + ":" +
+                std::to_string(d.column) + ": " + d.message + "\n";
+    }
+    CAPTURE(listed);
+    REQUIRE(errors.size() == c["errors"].size());
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      const auto& want = c["errors"][i];
+      CHECK(source_name(errors[i].source) == want["source"].get<std::string>());
+      CHECK(errors[i].line == want["line"].get<std::uint32_t>());
+      CHECK(errors[i].column == want["column"].get<std::uint32_t>());
+      CHECK(errors[i].message.find(want["contains"].get<std::string>()) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a grouped run is handed over one query at a time") {
+  QrelsReader qrels;
+  qrels.feed("1 0 a 1\n2 0 b 1\n");
+  qrels.finish();
+  std::vector<std::string> seen;
+  RunReader run([&](QueryRun&& q) { seen.push_back(q.qid); });
+  run.feed("1 Q0 a 1 1 t\n1 Q0 c 2 0.5 t\n2 Q0 b 1 1 t\n");
+  CHECK(seen == std::vector<std::string>{"1"});  // query 1 is complete before the file ends
+  run.finish();
+  CHECK(seen == std::vector<std::string>{"1", "2"});
+  CHECK_FALSE(run.regroup_needed());
+}
+
+TEST_CASE("measure names") {
+  EvalOptions o;
+  CHECK_FALSE(add_measure(o, "P.5,10"));
+  CHECK_FALSE(add_measure(o, "P@20"));
+  CHECK_FALSE(add_measure(o, "nDCG@10"));
+  CHECK_FALSE(add_measure(o, "ndcg_cut.10"));  // merges with nDCG@10
+  CHECK_FALSE(add_measure(o, "recall"));       // default cut-offs
+  REQUIRE(o.measures.size() == 3);
+  CHECK(o.measures[0].cutoffs == std::vector<long>{5, 10, 20});
+  CHECK(o.measures[1].cutoffs == std::vector<long>{10});
+  CHECK(o.measures[2].cutoffs.size() == 9);
+  for (const char* bad : {"P.0", "P.x", "map.3", "nDCG@", "ndcg.a=1", "ndcg.-1=2", "foo", "X@3"}) {
+    CAPTURE(bad);
+    CHECK(add_measure(o, bad).has_value());
+  }
+}
