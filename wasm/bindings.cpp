@@ -5,10 +5,12 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ndcg/explain.hpp"
+#include "ndcg/trec.hpp"
 
 namespace {
 
@@ -51,16 +53,7 @@ struct DocColumn {
   }
 };
 
-val explain(const std::string& ranking, const std::string& judgments, const val& options) {
-  std::vector<ndcg::OptionValue> option_values;
-  const val keys = val::global("Object").call<val>("keys", options);
-  const auto count = keys["length"].as<unsigned>();
-  for (unsigned i = 0; i < count; ++i) {
-    const auto name = keys[i].as<std::string>();
-    option_values.push_back({name, options[name].as<std::string>()});
-  }
-  const ndcg::Explanation e = ndcg::explain(ranking, judgments, option_values);
-
+val explanation_to_js(const ndcg::Explanation& e) {
   val out = val::object();
   out.set("ok", e.ok);
   out.set("errors", diagnostics_to_js(e.errors));
@@ -140,8 +133,127 @@ val explain(const std::string& ranking, const std::string& judgments, const val&
   return out;
 }
 
+val explain(const std::string& ranking, const std::string& judgments, const val& options) {
+  std::vector<ndcg::OptionValue> option_values;
+  const val keys = val::global("Object").call<val>("keys", options);
+  const auto count = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < count; ++i) {
+    const auto name = keys[i].as<std::string>();
+    option_values.push_back({name, options[name].as<std::string>()});
+  }
+  return explanation_to_js(ndcg::explain(ranking, judgments, option_values));
+}
+
+// One TREC evaluation fed in chunks: qrels first, then the run. If the run turns out not to be
+// grouped by query, regroupNeeded() says so and restartRun() starts it again with every query
+// buffered; the caller then feeds the run once more from its start.
+class TrecSession {
+ public:
+  // `measures`: one measure name a line ("ndcg_cut.10", "P@5").
+  TrecSession(const std::string& measures, int relevance_level, bool average_complete,
+              const std::string& explain_query) {
+    options_.relevance_level = relevance_level;
+    options_.average_complete = average_complete;
+    options_.explain_query = explain_query;
+    std::size_t start = 0;
+    while (start <= measures.size()) {
+      std::size_t end = measures.find('\n', start);
+      if (end == std::string::npos) end = measures.size();
+      const std::string name = measures.substr(start, end - start);
+      if (!ndcg::trim(name).empty()) {
+        if (auto error = ndcg::trec::add_measure(options_, name)) option_errors_.add(std::move(*error));
+      }
+      start = end + 1;
+    }
+  }
+
+  void feedQrels(const std::string& chunk) { qrels_.feed(chunk); }
+
+  void finishQrels() {
+    qrels_.finish();
+    restart(false);
+  }
+
+  void feedRun(const std::string& chunk) { run_->feed(chunk); }
+
+  void finishRun() {
+    run_->finish();
+    finished_ = true;
+  }
+
+  bool regroupNeeded() const { return finished_ && run_->regroup_needed(); }
+
+  void restartRun() { restart(true); }
+
+  val result() {
+    val out = val::object();
+    if (!option_errors_.empty()) {
+      out.set("ok", false);
+      out.set("errors", diagnostics_to_js(option_errors_.finish(ndcg::Source::options)));
+      out.set("warnings", val::array());
+      return out;
+    }
+    evaluation_ = evaluator_->finish(*run_);
+    const ndcg::trec::Evaluation& e = evaluation_;
+    out.set("ok", e.ok);
+    out.set("errors", diagnostics_to_js(e.errors));
+    out.set("warnings", diagnostics_to_js(e.warnings));
+    if (!e.ok) return out;
+    val columns = val::array();
+    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      val column = val::object();
+      column.set("name", e.columns[c].name);
+      column.set("wholeNumber", e.columns[c].whole_number);
+      columns.set(c, column);
+    }
+    out.set("columns", columns);
+    val per_query = val::array();
+    for (std::size_t q = 0; q < e.per_query.size(); ++q) {
+      val item = val::object();
+      item.set("query", e.per_query[q].qid);
+      item.set("values", copy_to_js(e.per_query[q].values));
+      per_query.set(q, item);
+    }
+    out.set("perQuery", per_query);
+    out.set("mean", copy_to_js(e.mean));
+    out.set("queriesAveraged", static_cast<double>(e.queries_averaged));
+    out.set("runTag", e.run_tag);
+    out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());
+    return out;
+  }
+
+  // trec_eval's lines for the last result(), formatted by C's printf as trec_eval's are.
+  std::string formatTrec(bool per_query) const { return ndcg::trec::format_trec(evaluation_, per_query); }
+
+ private:
+  void restart(bool buffer_all) {
+    evaluator_ = std::make_unique<ndcg::trec::Evaluator>(qrels_, options_);
+    run_ = std::make_unique<ndcg::trec::RunReader>(
+        [this](ndcg::trec::QueryRun&& q) { evaluator_->add(std::move(q)); }, buffer_all);
+    finished_ = false;
+  }
+
+  ndcg::trec::EvalOptions options_;
+  ndcg::DiagnosticList option_errors_;
+  ndcg::trec::QrelsReader qrels_;
+  std::unique_ptr<ndcg::trec::Evaluator> evaluator_;
+  std::unique_ptr<ndcg::trec::RunReader> run_;
+  ndcg::trec::Evaluation evaluation_;
+  bool finished_ = false;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
+  emscripten::class_<TrecSession>("TrecSession")
+      .constructor<const std::string&, int, bool, const std::string&>()
+      .function("feedQrels", &TrecSession::feedQrels)
+      .function("finishQrels", &TrecSession::finishQrels)
+      .function("feedRun", &TrecSession::feedRun)
+      .function("finishRun", &TrecSession::finishRun)
+      .function("regroupNeeded", &TrecSession::regroupNeeded)
+      .function("restartRun", &TrecSession::restartRun)
+      .function("result", &TrecSession::result)
+      .function("formatTrec", &TrecSession::formatTrec);
 }

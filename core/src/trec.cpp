@@ -360,6 +360,40 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
       else grade[r] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
     }
   }
+  if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
+    RankedList ranked;
+    ranked.entries.reserve(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      const auto& d = run.docs[order[r]];
+      ranked.entries.push_back(RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0});
+    }
+    Judgments judged;
+    for (const auto& [doc, j] : qrels.by_doc) {
+      judged.index_of.emplace(doc, judged.items.size());
+      judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
+    }
+    // The qrels are unordered; the ideal ranking breaks ties by document id.
+    std::sort(judged.items.begin(), judged.items.end(),
+              [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
+    for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
+    Options conventions;
+    conventions.ideal_depth = IdealDepth::whole;
+    for (const Measure& m : options_.measures) {
+      if (m.kind != MeasureKind::ndcg || m.gains.empty()) continue;
+      // ndcg's gain map: every judged grade maps to its override, or to itself.
+      conventions.gain = GainKind::custom;
+      long top = 0;
+      for (const Judgment& j : judged.items) top = std::max(top, static_cast<long>(j.grade));
+      for (long g = 0; g <= top; ++g) {
+        double gain = static_cast<double>(g);
+        for (const auto& [level, value] : m.gains) {
+          if (level == g) gain = value;
+        }
+        conventions.custom_gains.emplace_back(static_cast<double>(g), gain);
+      }
+    }
+    explanation_ = explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
+  }
   // Judged documents per grade (grades >= 0).
   long max_grade = -1;
   for (const auto& [doc, j] : qrels.by_doc) max_grade = std::max(max_grade, j.grade);
@@ -580,6 +614,15 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   }
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     if (!columns_[c].whole_number) out.mean[c] /= static_cast<double>(out.queries_averaged);
+  }
+  if (!options_.explain_query.empty()) {
+    if (explanation_) {
+      out.explanation = std::move(explanation_);
+    } else {
+      warnings_.add(Source::run, 0, 0,
+                    "query " + quote(options_.explain_query) +
+                        " cannot be explained: it is not in both files");
+    }
   }
   out.warnings = warnings_.finish(Source::run);
   out.ok = true;

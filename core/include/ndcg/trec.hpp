@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ndcg/diagnostic.hpp"
+#include "ndcg/explain.hpp"
 #include "ndcg/text.hpp"
 
 namespace ndcg::trec {
@@ -138,6 +139,7 @@ struct EvalOptions {
   long relevance_level = 1;       // -l
   bool average_complete = false;  // -c
   std::vector<Measure> measures;  // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
+  std::string explain_query;      // also explain this query step by step (ndcg's conventions)
 };
 
 // Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3") or as
@@ -157,6 +159,9 @@ struct Evaluation {
   std::vector<double> mean;            // the "all" line (sums for whole-number columns)
   std::size_t queries_averaged = 0;
   std::string run_tag;
+  // EvalOptions::explain_query's table: ranked in trec_eval's order, graded by the qrels, linear
+  // gain (or ndcg's gain map), log2(rank + 1), ideal from every judged document, whole ideal.
+  std::optional<Explanation> explanation;
   std::vector<Diagnostic> errors;
   std::vector<Diagnostic> warnings;
 };
@@ -178,6 +183,7 @@ class Evaluator {
   EvalOptions options_;
   std::vector<Column> columns_;
   std::map<std::string, std::vector<double>> results_;
+  std::optional<Explanation> explanation_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
   std::unordered_set<std::string> runs_without_qrels_;

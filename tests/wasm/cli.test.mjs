@@ -1,0 +1,96 @@
+// The command line over tests/trec/cases.json: stdout must equal trec_eval 10.0's byte for byte.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createCalculator } from '../../wasm/index.mjs';
+
+const TREC = fileURLToPath(new URL('../trec/', import.meta.url));
+const CLI = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(TREC, 'cases.json'), 'utf8'));
+const ndcgCalc = (args, input) => spawnSync(process.execPath, [CLI, ...args], { cwd: TREC, input, encoding: 'utf8' });
+
+for (const c of manifest.cases) {
+  test(`ndcg-calc: ${c.name}`, () => {
+    const r = ndcgCalc([...c.args, c.qrels, c.run]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+    for (const w of c.warnings ?? []) assert.match(r.stderr, new RegExp(`warning: .*${w.contains}`));
+  });
+}
+
+test('ndcg-calc reads the run from stdin', () => {
+  const c = manifest.cases[0];
+  const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
+for (const c of manifest.errors) {
+  test(`ndcg-calc: ${c.name} → located error, exit 1, nothing on stdout`, () => {
+    const qrels = join(dir, 'test.qrels');
+    const run = join(dir, 'test.run');
+    writeFileSync(qrels, c.qrelsText);
+    writeFileSync(run, c.runText);
+    const r = ndcgCalc([...(c.args ?? []), qrels, run]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    for (const e of c.errors) {
+      const file = { qrels, run, options: 'option' }[e.source];
+      const where = `${file}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}`;
+      assert.ok(r.stderr.includes(`ndcg-calc: ${where}: `) && r.stderr.includes(e.contains), r.stderr);
+    }
+  });
+}
+
+test('usage errors exit 2 with the usage text', () => {
+  for (const args of [[], ['only-one'], ['-x', 'a', 'b'], ['-l', 'two', 'a', 'b'], ['--format', 'xml', 'a', 'b'], ['-', '-']]) {
+    const r = ndcgCalc(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, /usage: ndcg-calc/);
+  }
+  assert.equal(ndcgCalc(['a.qrels', 'missing.run']).status, 2);
+  assert.equal(ndcgCalc(['--help']).status, 0);
+});
+
+test('--format json and tsv carry the same numbers as the trec lines', () => {
+  const json = JSON.parse(ndcgCalc(['-q', '--format', 'json', '-m', 'map', '-m', 'P@10', 'basic.qrels', 'basic.run']).stdout);
+  assert.deepEqual(json.columns.map((c) => c.name), ['map', 'P_10']);
+  assert.equal(json.perQuery.length, 4);
+  const trec = ndcgCalc(['-m', 'map', 'basic.qrels', 'basic.run']).stdout;
+  assert.equal(trec, `map                   \tall\t${json.mean.map.toFixed(4)}\n`);
+  const tsv = ndcgCalc(['--format', 'tsv', '-m', 'map', 'basic.qrels', 'basic.run']).stdout.split('\n');
+  assert.equal(tsv[0], 'query\tmap');
+  assert.equal(Number(tsv[1].split('\t')[1]), json.mean.map);
+});
+
+test('--explain prints the step table of one query, ending in its ndcg', () => {
+  const r = ndcgCalc(['--explain', '101', '-m', 'ndcg', 'basic.qrels', 'basic.run']);
+  assert.equal(r.status, 0, r.stderr);
+  // 101 is ranked zz (2.5), d3 (2.5), d1 (2.5): ties by docno descending.
+  assert.match(r.stdout, /\n {3}1 {2}zz .*\n {3}2 {2}d3 .*\n {3}3 {2}d1 /);
+  assert.match(r.stdout, /ndcg = 2\.7915 \/ 5\.1925 = 0\.5376/);
+  const expected = readFileSync(join(TREC, 'expected/basic.txt'), 'utf8');
+  assert.match(expected, /ndcg {18}\t101\t0\.5376/);
+});
+
+test('the API takes strings, bytes or chunk lists and splits a line across chunks', async () => {
+  const calc = await createCalculator();
+  const qrels = readFileSync(join(TREC, 'basic.qrels'));
+  const run = readFileSync(join(TREC, 'ungrouped.run'), 'utf8');
+  const whole = calc.evaluate({ qrels, run, measures: ['ndcg_cut.10', 'map'] });
+  const pieces = calc.evaluate({ qrels: [qrels.subarray(0, 5), qrels.subarray(5)], run: [...run], measures: ['ndcg_cut.10', 'map'] });
+  assert.ok(whole.ok);
+  assert.deepEqual(pieces, whole);
+  const streamed = await calc.evaluateStreams({
+    qrels: () => [qrels], run: async function* () { yield run.slice(0, 11); yield run.slice(11); },
+    measures: ['ndcg_cut.10', 'map'],
+  });
+  assert.deepEqual(streamed, whole);
+  assert.throws(() => calc.evaluate({ qrels: 42, run }), /qrels must be/);
+});
