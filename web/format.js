@@ -6,8 +6,9 @@ const MATHML = 'http://www.w3.org/1998/Math/MathML';
 export function formatNumber(value, decimals, { trim = false } = {}) {
   if (!Number.isFinite(value)) return String(value);
   let text = value.toFixed(decimals);
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);  // no "-0.00" for a value that rounds to 0
-  if (trim && text.includes('.')) text = text.replace(/\.?0+$/, '');
+  // No "-0.00" for a value that rounds to 0.
+  if (text.charCodeAt(0) === 45 && /^-0(\.0*)?$/.test(text)) text = text.slice(1);
+  if (trim && decimals > 0 && text.charCodeAt(text.length - 1) === 48) text = text.replace(/\.?0+$/, '');
   return text;
 }
 
@@ -43,7 +44,7 @@ export function logOf(base, argument) {
 export function mathBlock(label, display, ...children) {
   const node = math('math', mrow(...children));
   if (display) node.setAttribute('display', 'block');
-  node.setAttribute('aria-label', label);
+  if (label) node.setAttribute('aria-label', label);
   return node;
 }
 

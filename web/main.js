@@ -111,6 +111,7 @@ function update() {
   const state = readState();
   syncControls();
   const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) });
+  performance.measure('ndcg:explain', { start: started });
   document.body.dataset.state = result.ok ? 'ok' : 'error';
   showDiagnostics(result.ok ? [] : result.errors, result.warnings);
   if (result.ok) {
@@ -125,6 +126,7 @@ function update() {
   // Read by tests/bench: how long one recomputation takes, input to rendered table.
   performance.measure('ndcg:update', { start: started });
   if (!document.body.dataset.ready) performance.mark('ndcg:first-result');
+  // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
   const linked = saveState(state);
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings only';
 }

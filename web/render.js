@@ -48,12 +48,8 @@ export function working(row, previous, d, { ideal = false } = {}) {
 export function workingMath(w) {
   const g = mn(w.gainText);
   const parts = [w.divides ? mfrac(g, logOf(w.base, mn(String(w.argument)))) : g];
-  if (w.before !== null) {
-    const before = mn(w.before);
-    before.dataset.before = '';
-    parts.push(mo('+'), before);
-  }
-  return mathBlock(w.text, false, ...parts);
+  if (w.before !== null) parts.push(mo('+'), mn(w.before));
+  return mathBlock(null, false, ...parts);
 }
 
 // Tables are patched in place: an edit of one line of a 1,000-row ranking changes a few
@@ -144,9 +140,8 @@ function patchCalculation(body, i, column, row, previous, d, options) {
   const last = keys.length - 1;
   if (keys[last] === w.text) return;
   keys[last] = w.text;
-  const formula = body.rows[i].cells[column].firstChild;
-  formula.setAttribute('aria-label', w.text);
-  if (w.before !== null) formula.querySelector('mn[data-before]').textContent = w.before;
+  // <math><mrow>… + <mn>before</mn></mrow></math>: the number is the row's last child.
+  if (w.before !== null) body.rows[i].cells[column].firstChild.firstChild.lastChild.textContent = w.before;
 }
 
 function setHeader(table, caption, titles) {
