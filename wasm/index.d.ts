@@ -89,9 +89,59 @@ export type Explanation =
   | { ok: true; rows: StepRow[]; ideal: IdealEntry[]; summary: Summary; warnings: Diagnostic[] }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
+export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8Array>;
+
+export interface EvaluateOptions {
+  /** Grade from which a document is relevant in binary measures (trec_eval -l). Default 1. */
+  relevanceLevel?: number;
+  /** Average over every qrels query, a query without results counting 0 (trec_eval -c). */
+  averageComplete?: boolean;
+}
+
+export interface EvaluateRequest {
+  /** "query iteration docno grade" lines. */
+  qrels: Chunks;
+  /** "query Q0 docno rank score tag" lines. */
+  run: Chunks;
+  /** trec_eval names ("ndcg_cut.10", "P.5,10", "ndcg.1=0.5,2=3") or ir_measures names ("nDCG@10", "AP"). */
+  measures?: string[];
+  options?: EvaluateOptions;
+  /** Also explain this query step by step (result.explanation). */
+  explainQuery?: string;
+  /** Also return trec_eval's text: the means only, or every query too. */
+  trecText?: 'summary' | 'per-query';
+}
+
+export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
+  /** Each call returns a fresh iterable of chunks (the run may be read twice). */
+  qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  run: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  onProgress?: (progress: { file: 'qrels' | 'run'; bytes: number }) => void;
+}
+
+export type Evaluation =
+  | {
+      ok: true;
+      /** Output columns in trec_eval's order: "map", "P_10", "ndcg_cut_10", … */
+      columns: { name: string; wholeNumber: boolean }[];
+      perQuery: { query: string; values: Record<string, number> }[];
+      /** The "all" line: means (sums for whole-number columns). */
+      mean: Record<string, number>;
+      queriesAveraged: number;
+      runTag: string;
+      warnings: Diagnostic[];
+      trec?: string;
+      explanation?: Explanation;
+    }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
 export interface Calculator {
   /** Never throws for any text; bad input gives { ok: false, errors }. */
   explain(request: ExplainRequest): Explanation;
+  /** TREC evaluation with trec_eval 10.0's semantics. Never throws for any file content. */
+  evaluate(request: EvaluateRequest): Evaluation;
+  /** The same over streams, for files too large to hold. */
+  evaluateStreams(request: StreamRequest): Promise<Evaluation>;
 }
 
 /** Thrown only when the API is called with the wrong types (e.g. ranking not a string). */
