@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -89,6 +90,20 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
   const std::size_t n = ranking.entries.size();
   out.rows.resize(n);
 
+  // A grade whose gain is undefined is reported once, where its grade is written, however many
+  // times the ranking and the ideal ranking meet it.
+  std::set<std::pair<Source, std::uint32_t>> reported_gains;
+  const auto report_undefined_gain = [&](Source source, std::uint32_t line, std::uint32_t column,
+                                         double grade) {
+    if (!reported_gains.emplace(source, line).second) return;
+    errors.add(source, line, column,
+               options.gain == GainKind::custom
+                   ? "grade " + format_number(grade) + " has no gain in the custom gain map; add " +
+                         format_number(grade) + "=<gain> to it"
+                   : "grade " + format_number(grade) +
+                         " is too large for exponential gain (2^grade − 1 overflows)");
+  };
+
   // Grades and gains of the ranked documents.
   std::unordered_map<std::string, std::uint32_t> first_rank;
   first_rank.reserve(n);
@@ -151,13 +166,7 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
     } else if (auto gain = gain_of(row.grade, options)) {
       row.gain = *gain;
     } else {
-      errors.add(grade_source, grade_line, grade_column,
-                 options.gain == GainKind::custom
-                     ? "grade " + format_number(row.grade) +
-                           " has no gain in the custom gain map; add " +
-                           format_number(row.grade) + "=<gain> to it"
-                     : "grade " + format_number(row.grade) +
-                           " is too large for exponential gain (2^grade − 1 overflows)");
+      report_undefined_gain(grade_source, grade_line, grade_column, row.grade);
     }
   }
 
@@ -171,13 +180,7 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
         if (auto g = gain_of(j.grade, options)) {
           gain = *g;
         } else {
-          errors.add(Source::judgments, j.line, j.column,
-                     options.gain == GainKind::custom
-                         ? "grade " + format_number(j.grade) +
-                               " has no gain in the custom gain map; add " +
-                               format_number(j.grade) + "=<gain> to it"
-                         : "grade " + format_number(j.grade) +
-                               " is too large for exponential gain (2^grade − 1 overflows)");
+          report_undefined_gain(Source::judgments, j.line, j.column, j.grade);
         }
       }
       ideal.push_back(IdealEntry{j.doc, j.grade, gain});

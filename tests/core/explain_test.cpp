@@ -63,3 +63,16 @@ TEST_CASE("a failed explanation carries no partial table") {
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].line == 2);
 }
+
+TEST_CASE("a judged grade with no gain is reported once, at the judgment") {
+  Options o;
+  o.gain = GainKind::custom;
+  o.custom_gains = {{3, 7}};
+  // d1 is ranked and judged: the ranking and the ideal ranking both meet grade 2.
+  const Explanation r = explain("d1\nd2\n", "d1 2\nd2 3\n", o);
+  REQUIRE_FALSE(r.ok);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].source == Source::judgments);
+  CHECK(r.errors[0].line == 1);
+  CHECK(r.errors[0].column == 4);
+}
