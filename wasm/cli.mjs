@@ -20,13 +20,14 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
                    Bpref); repeat it for more. Default: map P.5,10 ndcg ndcg_cut.10 recip_rank bpref
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
   --explain QID    print the step-by-step NDCG table of one query
+  --progress       report reading progress on stderr
   -h, --help       this text
   --version        the version`;
 
 class UsageError extends Error {}
 
 function parseArguments(argv) {
-  const args = { perQuery: false, averageComplete: false, relevanceLevel: 1, measures: [], format: 'trec', explain: '', files: [] };
+  const args = { perQuery: false, averageComplete: false, relevanceLevel: 1, measures: [], format: 'trec', explain: '', progress: false, files: [] };
   const value = (i, flag) => {
     if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
     return argv[i];
@@ -48,6 +49,8 @@ function parseArguments(argv) {
       if (!['trec', 'json', 'tsv'].includes(args.format)) throw new UsageError(`--format is trec, json or tsv, not '${args.format}'`);
     } else if (a === '--explain' || a.startsWith('--explain=')) {
       args.explain = a === '--explain' ? value(++i, '--explain') : a.slice('--explain='.length);
+    } else if (a === '--progress') {
+      args.progress = true;
     } else if (a.startsWith('-') && a !== '-') {
       throw new UsageError(`unknown option '${a}'`);
     } else {
@@ -57,6 +60,24 @@ function parseArguments(argv) {
   if (args.files.length !== 2) throw new UsageError(`expected two files, QRELS and RUN; got ${args.files.length}`);
   if (args.files[0] === '-' && args.files[1] === '-') throw new UsageError('only one of QRELS and RUN can be - (stdin)');
   return args;
+}
+
+async function sizeOf(path) {
+  return path === '-' ? 0 : (await stat(path)).size;
+}
+
+/** Progress on stderr: one updating line on a terminal, a line per 10 % otherwise. */
+function progressReporter(sizes) {
+  let lastShown = '';
+  return ({ file, bytes }) => {
+    const total = sizes[file];
+    const percent = total > 0 ? Math.floor((100 * bytes) / total) : -1;
+    const step = `${file} ${process.stderr.isTTY ? percent : Math.floor(percent / 10) * 10}`;
+    if (step === lastShown) return;
+    lastShown = step;
+    const text = `ndcg-calc: reading ${file}: ${percent >= 0 ? `${percent}% of ` : ''}${(total || bytes) >> 20} MB`;
+    process.stderr.write(process.stderr.isTTY ? `\r${text}\x1b[K` : `${text}\n`);
+  };
 }
 
 /** A function returning a fresh iterable of the file's chunks; stdin is kept to be read again. */
@@ -124,11 +145,15 @@ async function main(argv) {
     return 2;
   }
   const calc = await createCalculator();
+  const onProgress = args.progress
+    ? progressReporter({ qrels: await sizeOf(args.files[0]), run: await sizeOf(args.files[1]) })
+    : undefined;
   const result = await calc.evaluateStreams({
-    qrels, run, measures: args.measures, explainQuery: args.explain,
+    qrels, run, measures: args.measures, explainQuery: args.explain, onProgress,
     options: { relevanceLevel: args.relevanceLevel, averageComplete: args.averageComplete },
     trecText: args.format === 'trec' ? (args.perQuery ? 'per-query' : 'summary') : undefined,
   });
+  if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
   const fileOf = { qrels: args.files[0], run: args.files[1], options: 'option' };
   const where = (d) => `${fileOf[d.source] ?? d.source}${d.line > 0 ? `:${d.line}${d.column > 0 ? `:${d.column}` : ''}` : ''}`;
   for (const w of result.warnings) process.stderr.write(`ndcg-calc: warning: ${where(w)}: ${w.message}\n`);

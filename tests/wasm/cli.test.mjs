@@ -94,3 +94,11 @@ test('the API takes strings, bytes or chunk lists and splits a line across chunk
   assert.deepEqual(streamed, whole);
   assert.throws(() => calc.evaluate({ qrels: 42, run }), /qrels must be/);
 });
+
+test('--progress reports on stderr and leaves stdout as trec_eval prints it', () => {
+  const c = manifest.cases[0];
+  const r = ndcgCalc(['--progress', ...c.args, c.qrels, c.run]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+  assert.match(r.stderr, /reading run: 100% of/);
+});
