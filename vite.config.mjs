@@ -3,7 +3,9 @@ import { viteSingleFile } from 'vite-plugin-singlefile';
 
 const CSP = [
   "default-src 'none'",
-  "script-src 'unsafe-inline' 'wasm-unsafe-eval'",
+  // blob: for the core module, which the page and its worker import from one blob: URL.
+  "script-src 'unsafe-inline' 'wasm-unsafe-eval' blob:",
+  'worker-src blob: data:',
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
   // Emscripten fetches its embedded data: URI; no host can be reached.

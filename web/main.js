@@ -1,6 +1,6 @@
 // Wires the page: controls → calc.explain (the wasm core) → render. Every number shown comes
 // from the core; this module only gathers input, keeps state and decides what to show.
-import { createCalculator } from '../wasm/index.browser.mjs';
+import { loadCalculator } from './core.js';
 import { renderChart } from './chart.js';
 import { EXPORTS } from './export.js';
 import { el } from './format.js';
@@ -9,6 +9,7 @@ import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps,
 } from './render.js';
 import { DEFAULT_SETTINGS, encodeState, loadState, saveState } from './state.js';
+import { setUpTrecMode } from './trec.js';
 
 const $ = (id) => document.getElementById(id);
 const controls = {
@@ -219,13 +220,50 @@ function setUpExport() {
   });
 }
 
+const MODE_KEY = 'ndcg-calculator:mode';
+
+/** The two modes are tabs: arrow keys move between them, the choice is remembered. */
+function setUpModes() {
+  const tabs = [$('tab-list'), $('tab-trec')];
+  const select = (tab, focus) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+      $(t.getAttribute('aria-controls')).hidden = !on;
+    }
+    if (focus) tab.focus();
+    try {
+      localStorage.setItem(MODE_KEY, tab.id);
+    } catch {
+      // The choice of tab is a convenience; without storage it is simply not remembered.
+    }
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => select(tab, false));
+    tab.addEventListener('keydown', (event) => {
+      if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+      select(tabs[(i + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length], true);
+    });
+  });
+  let saved = null;
+  try {
+    saved = localStorage.getItem(MODE_KEY);
+  } catch {
+    saved = null;
+  }
+  if (new URLSearchParams(location.search).get('mode') === 'trec' || saved === 'tab-trec') select(tabs[1], false);
+}
+
 async function main() {
+  setUpModes();
+  setUpTrecMode();
   setUpPresets();
   setUpExport();
   setUpDrop(ranking);
   setUpDrop(judgments);
   try {
-    calc = await createCalculator();
+    calc = await loadCalculator();
   } catch (error) {
     $('headline').replaceChildren(el('p', { className: 'fatal' }, `The calculator could not start in this browser (${error.message}). It needs WebAssembly.`));
     return;

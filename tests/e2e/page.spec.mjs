@@ -152,8 +152,8 @@ test('every control has a label and the tables have header cells', async ({ page
   for (const id of ['ranking', 'judgments', 'gain', 'discount', 'base', 'ideal', 'k', 'ideal-depth', 'zero', 'decimals', 'round-like-slide']) {
     await expect(page.locator(`label[for="${id}"]`)).toHaveCount(1);
   }
-  await expect(page.getByLabel('Ranked list')).toBeVisible();
-  await expect(page.getByLabel('Relevance judgments')).toBeVisible();
+  await expect(page.getByLabel('Ranked list', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Relevance judgments (optional)', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Round like the slide')).toBeVisible();
   expect(await page.locator('#steps thead th[scope="col"]').count()).toBe(9);
   expect(await page.locator('#steps tbody th[scope="row"]').count()).toBeGreaterThan(0);

@@ -1,0 +1,54 @@
+// Histogram of one measure over the queries, as SVG (see chart.js for why no library).
+import { formatNumber } from './format.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const WIDTH = 720;
+const HEIGHT = 220;
+const PAD = { left: 44, right: 16, top: 12, bottom: 36 };
+
+function svg(tag, attributes = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Counts of `values` in `bins` equal bins over [0, top]; the last bin includes `top`. */
+export function binCounts(values, bins, top) {
+  const counts = new Array(bins).fill(0);
+  for (const v of values) counts[Math.min(bins - 1, Math.max(0, Math.floor((v / top) * bins)))] += 1;
+  return counts;
+}
+
+export function renderHistogram(container, values, name) {
+  const top = Math.max(1, ...values);
+  const bins = 10;
+  const counts = binCounts(values, bins, top);
+  // Counts are whole numbers: the axis goes up to a multiple of 4 so its 5 labels are too.
+  const highest = Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4);
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const root = svg('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'chart-svg histogram',
+    'aria-label': `Histogram of ${name} over ${values.length} queries: ${counts.map((c, i) => `${formatNumber((i * top) / bins, 2)}–${formatNumber(((i + 1) * top) / bins, 2)}: ${c}`).join(', ')}`,
+  });
+  const grid = svg('g', { class: 'grid' });
+  for (let t = 0; t <= 4; t++) {
+    const y = PAD.top + (t / 4) * plotH;
+    grid.append(svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y, y2: y }));
+    grid.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, formatNumber(highest * (1 - t / 4), 0)));
+  }
+  for (let i = 0; i <= bins; i++) {
+    grid.append(svg('text', { x: PAD.left + (i / bins) * plotW, y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' },
+      formatNumber((i * top) / bins, top > 1 ? 0 : 1)));
+  }
+  grid.append(svg('text', { x: PAD.left + plotW / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, name));
+  root.append(grid);
+  counts.forEach((count, i) => {
+    const h = (count / highest) * plotH;
+    root.append(svg('rect', {
+      x: PAD.left + (i / bins) * plotW + 1, y: PAD.top + plotH - h, width: plotW / bins - 2, height: h, class: 'bar',
+    }));
+  });
+  container.replaceChildren(root);
+}

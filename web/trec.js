@@ -1,0 +1,249 @@
+// The TREC files mode: a qrels and a run, evaluated in a worker by the core; a means table, a
+// histogram, a sortable per-query table, and any query step by step. No metric is computed here.
+import { coreSource } from './core.js';
+import { el, formatNumber } from './format.js';
+import { renderHistogram } from './histogram.js';
+import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
+import TrecWorker from './trec-worker.js?worker&inline';
+
+const $ = (id) => document.getElementById(id);
+const STORAGE_KEY = 'ndcg-calculator:trec';
+const EXPLAIN_DISPLAY = displayOf({ decimals: '4', roundLikeSlide: false, discount: 'log2(rank+1)', base: '2', gain: 'linear' });
+
+let worker = null;
+let job = 0;
+let last = null;  // { result, inputs }
+let sort = { key: 'query', descending: false };
+
+const files = { qrels: null, run: null };
+
+function inputOf(name) {
+  return files[name] ?? $(`${name}-text`).value;
+}
+
+function nameOf(name) {
+  return files[name]?.name ?? `pasted ${name}`;
+}
+
+function request(extra = {}) {
+  return {
+    type: 'evaluate',
+    qrels: inputOf('qrels'),
+    run: inputOf('run'),
+    measures: $('trec-measures').value.split(/\s+/).filter(Boolean),
+    options: { relevanceLevel: Number.parseInt($('trec-level').value, 10) || 1, averageComplete: $('trec-complete').checked },
+    ...extra,
+  };
+}
+
+function save() {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({
+      qrels: $('qrels-text').value, run: $('run-text').value, measures: $('trec-measures').value,
+      level: $('trec-level').value, complete: $('trec-complete').checked,
+    }));
+  } catch {
+    // Storage full or disabled: the boxes keep their text for this visit.
+  }
+}
+
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (!saved) return;
+    $('qrels-text').value = saved.qrels ?? '';
+    $('run-text').value = saved.run ?? '';
+    if (saved.measures) $('trec-measures').value = saved.measures;
+    if (saved.level) $('trec-level').value = saved.level;
+    $('trec-complete').checked = saved.complete === true;
+  } catch {
+    // Unreadable saved state: start empty.
+  }
+}
+
+function setStatus(text) {
+  $('trec-status').textContent = text;
+}
+
+function showProgress(visible) {
+  $('trec-progress').hidden = !visible;
+  $('trec-evaluate').disabled = visible;
+}
+
+function cancel() {
+  worker?.terminate();
+  worker = null;
+  job += 1;
+  showProgress(false);
+  setStatus('Cancelled. Nothing was evaluated.');
+}
+
+/** Runs one evaluation in the worker; resolves with its result, or null when cancelled. */
+function run(message) {
+  const mine = ++job;
+  const fresh = worker === null;
+  worker ??= new TrecWorker();
+  showProgress(true);
+  $('trec-progress-bar').value = 0;
+  $('trec-progress-label').textContent = 'Reading qrels…';
+  return new Promise((resolve) => {
+    worker.onmessage = ({ data }) => {
+      if (mine !== job) return;
+      if (data.type === 'progress') {
+        const fraction = data.total > 0 ? data.bytes / data.total : 1;
+        // The qrels are the first tenth of the bar, the run the rest.
+        $('trec-progress-bar').value = data.file === 'qrels' ? 0.1 * fraction : 0.1 + 0.9 * fraction;
+        $('trec-progress-label').textContent = `Reading ${data.file}: ${Math.floor(100 * fraction)}% of ${formatNumber(data.total / 1048576, 1)} MB`;
+        return;
+      }
+      showProgress(false);
+      resolve(data.type === 'done' ? data.result : { ok: false, errors: [{ source: 'run', line: 0, column: 0, message: `the evaluation stopped: ${data.message}` }], warnings: [] });
+    };
+    worker.onerror = (event) => {
+      if (mine !== job) return;
+      showProgress(false);
+      resolve({ ok: false, errors: [{ source: 'run', line: 0, column: 0, message: `the evaluation stopped: ${event.message}` }], warnings: [] });
+    };
+    // A new worker gets the core's source once; it keeps its instance for later requests.
+    worker.postMessage(fresh ? { ...message, coreSource } : message);
+  });
+}
+
+function showDiagnostics(result) {
+  const where = { qrels: nameOf('qrels'), run: nameOf('run'), options: 'measures' };
+  const items = [
+    ...(result.ok ? [] : result.errors.map((d) => ({ ...d, kind: 'error' }))),
+    ...result.warnings.map((d) => ({ ...d, kind: 'warning' })),
+  ].map((d) => ({ ...d, message: `${where[d.source] ?? d.source}${d.line > 0 ? `, line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}` : ''}: ${d.message}`, line: 0 }));
+  renderDiagnostics($('trec-diagnostics'), items);
+}
+
+function valueText(column, value) {
+  return column.wholeNumber ? String(value) : formatNumber(value, 4);
+}
+
+function renderMeans(result) {
+  const table = $('trec-means');
+  table.replaceChildren(
+    el('caption', {}, `Means over ${result.queriesAveraged} quer${result.queriesAveraged === 1 ? 'y' : 'ies'}${result.runTag ? ` — run ${result.runTag}` : ''}`),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Measure'), el('th', { scope: 'col', className: 'num' }, 'all'))),
+    el('tbody', {}, ...result.columns.map((c) => el('tr', {},
+      el('th', { scope: 'row' }, c.name), el('td', { className: 'num' }, valueText(c, result.mean[c.name]))))));
+}
+
+function renderQueries(result) {
+  const table = $('trec-queries');
+  const rows = [...result.perQuery];
+  const { key, descending } = sort;
+  rows.sort((a, b) => {
+    const order = key === 'query' ? a.query.localeCompare(b.query, undefined, { numeric: true }) : a.values[key] - b.values[key];
+    return descending ? -order : order;
+  });
+  const header = (label, sortKey) => {
+    const active = sort.key === sortKey;
+    const button = el('button', { type: 'button', className: 'sort' }, label, active ? (descending ? ' ▼' : ' ▲') : '');
+    button.addEventListener('click', () => {
+      sort = { key: sortKey, descending: active ? !descending : sortKey !== 'query' };
+      renderQueries(result);
+    });
+    return el('th', { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' }, button);
+  };
+  const body = el('tbody');
+  for (const q of rows) {
+    const open = el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query);
+    open.addEventListener('click', () => explainQuery(q.query));
+    body.append(el('tr', {}, el('th', { scope: 'row' }, open),
+      ...result.columns.map((c) => el('td', { className: 'num' }, valueText(c, q.values[c.name])))));
+  }
+  table.replaceChildren(
+    el('caption', {}, 'Per query (click a column to sort, a query to see it step by step)'),
+    el('thead', {}, el('tr', {}, header('Query', 'query'), ...result.columns.map((c) => header(c.name, c.name)))),
+    body);
+}
+
+function renderHistogramOf(result) {
+  const select = $('trec-histogram-measure');
+  const names = result.columns.map((c) => c.name);
+  if (select.options.length !== names.length || [...select.options].some((o, i) => o.value !== names[i])) {
+    select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
+    select.value = names.find((n) => n.startsWith('ndcg')) ?? names[0];
+  }
+  const name = select.value;
+  renderHistogram($('trec-histogram'), result.perQuery.map((q) => q.values[name]), name);
+  $('trec-histogram-caption').textContent = `How ${name} is spread over the ${result.perQuery.length} evaluated queries.`;
+}
+
+async function explainQuery(query) {
+  if (!last) return;
+  const result = await run({ ...last.message, explainQuery: query });
+  if (!result) return;
+  const panel = $('trec-explain');
+  if (!result.ok || !result.explanation) {
+    showDiagnostics(result);
+    return;
+  }
+  const e = result.explanation;
+  panel.hidden = false;
+  $('trec-explain-heading').textContent = `Query ${query}, step by step (ranked as trec_eval ranks it; linear gain, log₂(rank + 1), ideal from every judged document)`;
+  renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY);
+  renderDiagnostics($('trec-explain-warnings'), e.warnings.map((w) => ({ ...w, kind: 'warning', line: 0 })));
+  renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, 1000);
+  renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, 1000);
+  panel.focus();
+}
+
+async function evaluate() {
+  const message = request();
+  if (message.qrels === '' || message.run === '') {
+    setStatus('Choose or paste both a qrels file and a run file.');
+    return;
+  }
+  setStatus('');
+  const started = performance.now();
+  const result = await run(message);
+  if (!result) return;
+  showDiagnostics(result);
+  if (!result.ok) {
+    $('trec-results').hidden = true;
+    setStatus('Not evaluated: fix the errors below.');
+    return;
+  }
+  last = { result, message };
+  $('trec-explain').hidden = true;
+  renderMeans(result);
+  renderQueries(result);
+  renderHistogramOf(result);
+  $('trec-results').hidden = false;
+  setStatus(`Evaluated ${result.perQuery.length} quer${result.perQuery.length === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
+}
+
+function setUpFile(name) {
+  const input = $(`${name}-file`);
+  const text = $(`${name}-text`);
+  input.addEventListener('change', () => {
+    files[name] = input.files?.[0] ?? null;
+    text.disabled = files[name] !== null;
+    if (files.qrels && files.run) evaluate();
+  });
+  text.addEventListener('input', save);
+  text.addEventListener('dragover', (event) => event.preventDefault());
+  text.addEventListener('drop', (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer?.files?.[0];
+    if (!file) return;
+    files[name] = file;
+    text.disabled = true;
+    setStatus(`${name === 'qrels' ? 'Qrels' : 'Run'}: ${file.name}`);
+    if (files.qrels && files.run) evaluate();
+  });
+}
+
+export function setUpTrecMode() {
+  restore();
+  setUpFile('qrels');
+  setUpFile('run');
+  for (const id of ['trec-measures', 'trec-level', 'trec-complete']) $(id).addEventListener('change', save);
+  $('trec-evaluate').addEventListener('click', evaluate);
+  $('trec-cancel').addEventListener('click', cancel);
+  $('trec-histogram-measure').addEventListener('change', () => last && renderHistogramOf(last.result));
+}
