@@ -46,9 +46,17 @@ std::optional<long> parse_whole(std::string_view text) {
   return static_cast<long>(*value);
 }
 
-std::string field_count_message(std::size_t found, bool more, std::string_view expected) {
-  return "expected " + std::string(expected) + ", found " + (more ? "more than " : "") +
-         std::to_string(found) + " field" + (found == 1 && !more ? "" : "s");
+// Splits `text` into exactly N fields, or reports how many it found against `layout`.
+template <std::size_t N>
+bool split_exactly(std::string_view text, std::uint32_t number, Source source,
+                   std::string_view layout, Field (&out)[N], DiagnosticList& errors) {
+  bool more = false;
+  const std::size_t count = split_blank(text, out, N, &more);
+  if (count == N && !more) return true;
+  errors.add(source, number, 1,
+             "expected " + std::string(layout) + ", found " + (more ? "more than " : "") +
+                 std::to_string(count) + " field" + (count == 1 && !more ? "" : "s"));
+  return false;
 }
 
 }  // namespace
@@ -71,11 +79,8 @@ void QrelsReader::finish() {
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (trim(text).empty()) return;
   Field f[4];
-  bool more = false;
-  const std::size_t count = split_blank(text, f, 4, &more);
-  if (count != 4 || more) {
-    errors_.add(Source::qrels, number, 1,
-                field_count_message(count, more, "4 fields 'query iteration docno grade'"));
+  if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
+                     errors_)) {
     return;
   }
   const auto grade = parse_whole(f[3].text);
@@ -143,11 +148,8 @@ void RunReader::line(std::string_view text, std::uint32_t number) {
   if (trim(text).empty()) return;
   any_line_ = true;
   Field f[6];
-  bool more = false;
-  const std::size_t count = split_blank(text, f, 6, &more);
-  if (count != 6 || more) {
-    errors_.add(Source::run, number, 1,
-                field_count_message(count, more, "6 fields 'query Q0 docno rank score tag'"));
+  if (!split_exactly(text, number, Source::run, "6 fields 'query Q0 docno rank score tag'", f,
+                     errors_)) {
     return;
   }
   bool out_of_range = false;
