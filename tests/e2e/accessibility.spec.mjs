@@ -11,7 +11,7 @@ const TEXT_SELECTORS = [
   '.diagnostics li.warning', '.diagnostics li.error button.link', '.stale-note', '.chart figcaption', '.page-footer',
 ];
 
-async function contrastReport(page) {
+async function contrastReport(page, selectors = TEXT_SELECTORS) {
   return page.evaluate((selectors) => {
     const parse = (c) => {
       const m = c.match(/rgba?\(([^)]+)\)/);
@@ -42,7 +42,7 @@ async function contrastReport(page) {
       }
     }
     return out;
-  }, TEXT_SELECTORS);
+  }, selectors);
 }
 
 for (const colorScheme of ['light', 'dark']) {
@@ -61,8 +61,35 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
+const TREC_SELECTORS = ['.modes [role="tab"]', 'button.primary', '.trec-status', '#trec-means td', '#trec-means caption',
+  '#trec-queries button.link', '#trec-queries button.sort', '.paste-label', '#trec-histogram-caption', '#trec-explain-steps td.num'];
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`text contrast is at least 4.5:1 in the TREC mode, ${colorScheme} theme`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPage(page);
+    await page.click('#tab-trec');
+    await page.setInputFiles('#qrels-file', 'tests/trec/basic.qrels');
+    await page.setInputFiles('#run-file', 'tests/trec/basic.run');
+    await page.click('button[data-query="102"]');
+    await expect(page.locator('#trec-explain')).toBeVisible();
+    await page.screenshot({ path: `tests/e2e/screenshots/trec-${colorScheme}.png`, fullPage: true });
+    const report = await contrastReport(page, TREC_SELECTORS);
+    expect(report.length).toBeGreaterThan(10);
+    const failing = report.filter((r) => !r.disabled && r.ratio < 4.5).map((r) => `${r.selector}: ${r.ratio.toFixed(2)}`);
+    expect(failing).toEqual([]);
+  });
+}
+
 test('the page works from the keyboard alone', async ({ page }) => {
   await openPage(page);
+  // The mode tabs follow the tabs pattern: arrow keys move between them.
+  await page.locator('#tab-list').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#tab-trec')).toBeFocused();
+  await expect(page.locator('#trec-mode')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#list-mode')).toBeVisible();
   await page.locator('button[data-preset="blog-linear"]').focus();
   await page.keyboard.press('Enter');
   await expect(page.locator('#ndcg-at-k')).toHaveText('0.961');
