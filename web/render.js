@@ -55,17 +55,10 @@ export function workingMath(w) {
 // Tables are patched in place: an edit of one line of a 1,000-row ranking changes a few
 // thousand strings, not 2,000 rows of DOM, which keeps recomputation inside one frame.
 
-// What each cell of a table body last showed, by row and column: comparing strings in JS is
-// far cheaper than reading the DOM back.
-const shownKeys = new WeakMap();
-
-/** Calls `apply` only when the cell's key differs from what it last showed. */
-function patch(body, row, column, key, apply) {
-  const keys = shownKeys.get(body);
-  if (keys[row][column] === key) return;
-  keys[row][column] = key;
-  apply(body.rows[row].cells[column]);
-}
+// Each row of a patched table body, with its cells and what each cell last showed: comparing
+// strings in JS is far cheaper than reading the DOM back. Index `cells.length` holds the row's
+// class, the one after it a formula's changing number.
+const bodies = new WeakMap();
 
 function writeText(cell, text) {
   const only = cell.firstChild;
@@ -73,43 +66,47 @@ function writeText(cell, text) {
   else cell.textContent = text;
 }
 
-const setText = (body, row, column, text) => patch(body, row, column, text, (cell) => writeText(cell, text));
+function setText(r, column, text) {
+  if (r.keys[column] === text) return;
+  r.keys[column] = text;
+  writeText(r.cells[column], text);
+}
 
 /** Replaces a cell's content with `build()` when its key changed. */
-function setContent(body, row, column, key, build) {
-  patch(body, row, column, key, (cell) => {
-    const content = build();
-    if (content === null || content === undefined) cell.replaceChildren();
-    else cell.replaceChildren(content);
-  });
+function setContent(r, column, key, build) {
+  if (r.keys[column] === key) return;
+  r.keys[column] = key;
+  const content = build();
+  if (content === null || content === undefined) r.cells[column].replaceChildren();
+  else r.cells[column].replaceChildren(content);
 }
 
-/** Makes `body` hold exactly `count` rows of `cells` cells (a row header first). */
+/** Makes `body` hold exactly `count` rows of `cells` cells (a row header first); returns them. */
 function sizeRows(body, count, cells, classes) {
-  if (!shownKeys.has(body)) shownKeys.set(body, []);
-  const keys = shownKeys.get(body);
-  while (body.rows.length > count) {
-    body.lastElementChild.remove();
-    keys.pop();
-  }
-  while (body.rows.length < count) {
+  if (!bodies.has(body)) bodies.set(body, []);
+  const rows = bodies.get(body);
+  while (rows.length > count) rows.pop().tr.remove();
+  while (rows.length < count) {
     const tr = document.createElement('tr');
-    tr.append(el('th', { scope: 'row', className: 'num' }));
-    for (let c = 1; c < cells; c++) tr.append(el('td', { className: classes[c] ?? '' }));
+    const list = [el('th', { scope: 'row', className: 'num' })];
+    for (let c = 1; c < cells; c++) list.push(el('td', { className: classes[c] ?? '' }));
+    tr.append(...list);
     body.append(tr);
-    keys.push(new Array(cells + 2).fill(null));  // one more for the row's class, one for a formula
+    rows.push({ tr, cells: list, keys: new Array(cells + 2).fill(null) });
   }
+  return rows;
 }
 
-function patchValue(body, row, column, exact, shown, decimals, d, exactDecimals) {
+function patchValue(r, column, exact, shown, decimals, d, exactDecimals) {
   const text = formatNumber(shown, decimals);
   const changed = d.slide && text !== formatNumber(exact, decimals);
-  const note = changed ? formatNumber(exact, exactDecimals) : '';
-  patch(body, row, column, `${text}|${note}`, (cell) => {
-    cell.classList.toggle('changed', changed);
-    if (changed) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${note}`));
-    else writeText(cell, text);
-  });
+  const key = changed ? `${text}|${formatNumber(exact, exactDecimals)}` : text;
+  if (r.keys[column] === key) return;
+  r.keys[column] = key;
+  const cell = r.cells[column];
+  cell.classList.toggle('changed', changed);
+  if (changed) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${formatNumber(exact, exactDecimals)}`));
+  else writeText(cell, text);
 }
 
 function docContent(doc, grade, judged, repeated) {
@@ -121,27 +118,27 @@ function docContent(doc, grade, judged, repeated) {
   return fragment;
 }
 
-function patchDoc(body, row, column, doc, grade = 0, judged = true, repeated = false) {
+function patchDoc(r, column, doc, grade = 0, judged = true, repeated = false) {
   const key = doc === null ? '\u0000' : `${doc}\u0000${grade}\u0000${judged}\u0000${repeated}`;
-  patch(body, row, column, key, (cell) => {
-    cell.classList.toggle('muted', doc === null);
-    cell.replaceChildren(doc === null ? '—' : docContent(doc, grade, judged, repeated));
-  });
+  if (r.keys[column] === key) return;
+  r.keys[column] = key;
+  const cell = r.cells[column];
+  cell.classList.toggle('muted', doc === null);
+  cell.replaceChildren(doc === null ? '—' : docContent(doc, grade, judged, repeated));
 }
 
 // A formula is rebuilt only when its shape changes (gain, log, whether a sum follows); when only
 // the previous DCG changes, as it does below any edit, that one number is rewritten.
-function patchCalculation(body, i, column, row, previous, d, options) {
+function patchCalculation(r, column, row, previous, d, options) {
   const w = working(row, previous, d, options);
   const shape = w === null ? '' : `${w.gainText}|${w.divides}|${w.base}|${w.argument}|${w.before === null}`;
-  setContent(body, i, column, shape, () => (w === null ? null : workingMath(w)));
+  setContent(r, column, shape, () => (w === null ? null : workingMath(w)));
   if (w === null) return;
-  const keys = shownKeys.get(body)[i];
-  const last = keys.length - 1;
-  if (keys[last] === w.text) return;
-  keys[last] = w.text;
+  const last = r.keys.length - 1;
+  if (r.keys[last] === w.text) return;
+  r.keys[last] = w.text;
   // <math><mrow>… + <mn>before</mn></mrow></math>: the number is the row's last child.
-  if (w.before !== null) body.rows[i].cells[column].firstChild.firstChild.lastChild.textContent = w.before;
+  if (w.before !== null) r.cells[column].firstChild.firstChild.lastChild.textContent = w.before;
 }
 
 function setHeader(table, caption, titles) {
@@ -168,24 +165,24 @@ export function renderSteps(table, result, d, limit) {
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  sizeRows(body, shown, 9, STEP_CLASSES);
-  const keys = shownKeys.get(body);
+  const patched = sizeRows(body, shown, 9, STEP_CLASSES);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
+    const r = patched[i];
     const atK = row.rank === k;
-    if (keys[i][9] !== atK) {
-      keys[i][9] = atK;
-      body.rows[i].classList.toggle('at-k', atK);
+    if (r.keys[9] !== atK) {
+      r.keys[9] = atK;
+      r.tr.classList.toggle('at-k', atK);
     }
-    setText(body, i, 0, String(row.rank));
-    patchDoc(body, i, 1, row.doc, row.grade, row.judged, row.repeated);
-    setText(body, i, 2, formatNumber(row.gain, d.decimals, { trim: true }));
-    setText(body, i, 3, formatNumber(row.cg, d.decimals, { trim: true }));
-    patchCalculation(body, i, 4, row, rows[i - 1], d);
-    patchValue(body, i, 5, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
-    setText(body, i, 6, formatGrade(row.idealGrade));
-    patchValue(body, i, 7, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
-    patchValue(body, i, 8, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+    setText(r, 0, String(row.rank));
+    patchDoc(r, 1, row.doc, row.grade, row.judged, row.repeated);
+    setText(r, 2, formatNumber(row.gain, d.decimals, { trim: true }));
+    setText(r, 3, formatNumber(row.cg, d.decimals, { trim: true }));
+    patchCalculation(r, 4, row, rows[i - 1], d);
+    patchValue(r, 5, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
+    setText(r, 6, formatGrade(row.idealGrade));
+    patchValue(r, 7, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
+    patchValue(r, 8, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
   }
   return shown;
 }
@@ -199,15 +196,16 @@ export function renderIdeal(table, result, d, limit) {
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  sizeRows(body, shown, 6, IDEAL_CLASSES);
+  const patched = sizeRows(body, shown, 6, IDEAL_CLASSES);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
-    setText(body, i, 0, String(row.rank));
-    patchDoc(body, i, 1, row.idealDoc);
-    setText(body, i, 2, formatGrade(row.idealGrade));
-    setText(body, i, 3, formatNumber(row.idealGain, d.decimals, { trim: true }));
-    patchCalculation(body, i, 4, row, rows[i - 1], d, { ideal: true });
-    setText(body, i, 5, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
+    const r = patched[i];
+    setText(r, 0, String(row.rank));
+    patchDoc(r, 1, row.idealDoc);
+    setText(r, 2, formatGrade(row.idealGrade));
+    setText(r, 3, formatNumber(row.idealGain, d.decimals, { trim: true }));
+    patchCalculation(r, 4, row, rows[i - 1], d, { ideal: true });
+    setText(r, 5, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
   }
   table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;
