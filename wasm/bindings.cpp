@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ndcg/explain.hpp"
@@ -60,46 +61,35 @@ val explanation_to_js(const ndcg::Explanation& e) {
   out.set("warnings", diagnostics_to_js(e.warnings));
   if (!e.ok) return out;
 
+  // Each numeric field of the rows becomes one typed array, named as in the JS API.
+  static constexpr std::pair<const char*, double ndcg::StepRow::*> kNumbers[] = {
+      {"grade", &ndcg::StepRow::grade},         {"gain", &ndcg::StepRow::gain},
+      {"discount", &ndcg::StepRow::discount},   {"cg", &ndcg::StepRow::cg},
+      {"dcg", &ndcg::StepRow::dcg},             {"idealGrade", &ndcg::StepRow::ideal_grade},
+      {"idealGain", &ndcg::StepRow::ideal_gain}, {"idcg", &ndcg::StepRow::idcg},
+      {"ndcg", &ndcg::StepRow::ndcg},           {"roundedDcg", &ndcg::StepRow::rounded_dcg},
+      {"roundedIdcg", &ndcg::StepRow::rounded_idcg}, {"roundedNdcg", &ndcg::StepRow::rounded_ndcg},
+  };
+  static constexpr std::pair<const char*, bool ndcg::StepRow::*> kFlags[] = {
+      {"judged", &ndcg::StepRow::judged}, {"repeated", &ndcg::StepRow::repeated}};
   const std::size_t n = e.rows.size();
-  std::vector<double> grade(n), gain(n), discount(n), cg(n), dcg(n), ideal_grade(n),
-      ideal_gain(n), idcg(n), ndcg_(n), rounded_dcg(n), rounded_idcg(n), rounded_ndcg(n);
-  std::vector<std::uint8_t> judged(n), repeated(n);
+  val columns = val::object();
+  std::vector<double> numbers(n);
+  for (const auto& [name, field] : kNumbers) {
+    for (std::size_t i = 0; i < n; ++i) numbers[i] = e.rows[i].*field;
+    columns.set(name, copy_to_js(numbers));
+  }
+  std::vector<std::uint8_t> flags(n);
+  for (const auto& [name, field] : kFlags) {
+    for (std::size_t i = 0; i < n; ++i) flags[i] = e.rows[i].*field ? 1 : 0;
+    columns.set(name, copy_to_js(flags));
+  }
   DocColumn docs;
   DocColumn ideal_docs;
-  for (std::size_t i = 0; i < n; ++i) {
-    const ndcg::StepRow& r = e.rows[i];
-    grade[i] = r.grade;
-    gain[i] = r.gain;
-    discount[i] = r.discount;
-    cg[i] = r.cg;
-    dcg[i] = r.dcg;
-    ideal_grade[i] = r.ideal_grade;
-    ideal_gain[i] = r.ideal_gain;
-    idcg[i] = r.idcg;
-    ndcg_[i] = r.ndcg;
-    rounded_dcg[i] = r.rounded_dcg;
-    rounded_idcg[i] = r.rounded_idcg;
-    rounded_ndcg[i] = r.rounded_ndcg;
-    judged[i] = r.judged ? 1 : 0;
-    repeated[i] = r.repeated ? 1 : 0;
+  for (const ndcg::StepRow& r : e.rows) {
     docs.add(r.doc);
     ideal_docs.add(r.ideal_doc);
   }
-  val columns = val::object();
-  columns.set("grade", copy_to_js(grade));
-  columns.set("gain", copy_to_js(gain));
-  columns.set("discount", copy_to_js(discount));
-  columns.set("cg", copy_to_js(cg));
-  columns.set("dcg", copy_to_js(dcg));
-  columns.set("idealGrade", copy_to_js(ideal_grade));
-  columns.set("idealGain", copy_to_js(ideal_gain));
-  columns.set("idcg", copy_to_js(idcg));
-  columns.set("ndcg", copy_to_js(ndcg_));
-  columns.set("roundedDcg", copy_to_js(rounded_dcg));
-  columns.set("roundedIdcg", copy_to_js(rounded_idcg));
-  columns.set("roundedNdcg", copy_to_js(rounded_ndcg));
-  columns.set("judged", copy_to_js(judged));
-  columns.set("repeated", copy_to_js(repeated));
   columns.set("doc", docs.to_js());
   columns.set("idealDoc", ideal_docs.to_js());
   out.set("columns", columns);
