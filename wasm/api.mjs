@@ -9,6 +9,17 @@ export class CalculatorUsageError extends TypeError {
   }
 }
 
+/**
+ * The text the core reads. A lone UTF-16 surrogate (half of an emoji, cut by an editor) has no
+ * UTF-8 form; the conversion at the binding would swallow the next character with it, even a line
+ * break, so it is replaced by U+FFFD here first, as TextEncoder does.
+ */
+export function wellFormed(text) {
+  return typeof text.toWellFormed === 'function'
+    ? text.toWellFormed()
+    : text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 function splitDocs({ joined, present }) {
   const parts = present.length === 0 ? [] : joined.split('\n');
   return Array.from(present, (flag, i) => (flag ? parts[i] : null));
@@ -29,7 +40,7 @@ export function optionsToText(options) {
     if (typeof value === 'object' && !Array.isArray(value)) {
       text[name] = Object.entries(value).map(([grade, gain]) => `${grade}=${gain}`).join(',');
     } else {
-      text[name] = String(value);
+      text[name] = wellFormed(String(value));
     }
   }
   return text;
@@ -76,6 +87,10 @@ function isChunk(value) {
   return typeof value === 'string' || value instanceof Uint8Array;
 }
 
+function coreChunk(chunk) {
+  return typeof chunk === 'string' ? wellFormed(chunk) : chunk;
+}
+
 /** A string, bytes, or a list of them, as a list of chunks the core reads. */
 function chunksOf(input, what) {
   if (isChunk(input)) return [input];
@@ -87,14 +102,16 @@ function chunksOf(input, what) {
   throw new CalculatorUsageError(`${what} must be a string, a Uint8Array, or an array of them`);
 }
 
-function sessionArguments({ measures = [], options = {}, explainQuery = '' }) {
+function sessionArguments({ measures = [], options = {}, explainQuery }) {
   if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
     throw new CalculatorUsageError('measures must be an array of names such as ["ndcg_cut.10", "map"]');
   }
-  const { relevanceLevel = 1, averageComplete = false } = options ?? {};
-  if (!Number.isInteger(relevanceLevel)) throw new CalculatorUsageError('options.relevanceLevel must be a whole number');
-  if (typeof explainQuery !== 'string') throw new CalculatorUsageError('explainQuery must be a query id');
-  return [measures.join('\n'), relevanceLevel, Boolean(averageComplete), explainQuery];
+  if (explainQuery !== undefined && typeof explainQuery !== 'string') throw new CalculatorUsageError('explainQuery must be a query id');
+  // Every option goes to the core as text, which checks names and values: an unknown option or a
+  // relevance level of 2^32 + 1 is an error there, never ignored or wrapped around.
+  const text = optionsToText(options);
+  if (explainQuery) text.explainQuery = wellFormed(explainQuery);
+  return [measures.map(wellFormed), text];
 }
 
 function shapeEvaluation(raw, session, trecText) {
@@ -115,8 +132,50 @@ function shapeEvaluation(raw, session, trecText) {
   return result;
 }
 
-/** Wraps an instantiated embind module (see index.mjs / index.browser.mjs). */
-export function makeCalculator(core) {
+/** What a person reads when the core itself failed (an abort, or memory the wasm cannot grow). */
+function coreFailure(error, source, restarted) {
+  const reason = String(error?.message ?? error).slice(0, 200);
+  return {
+    ok: false,
+    errors: [{
+      source, line: 0, column: 0,
+      message: `the calculator's core stopped on this input (${reason}): it needed more memory than ` +
+        `WebAssembly's 2 GB, or met a bug. Nothing you typed is lost${restarted ? '; the core has been restarted, so the next request works again' : ''}.`,
+    }],
+    warnings: [],
+  };
+}
+
+/**
+ * Wraps an instantiated embind module (see index.mjs / index.browser.mjs). `restart` returns a
+ * promise of a fresh instance: after the core fails (a wasm trap or abort leaves an instance
+ * unusable) the calculator replaces it, and the failing call returns an error value.
+ */
+export function makeCalculator(firstCore, { restart } = {}) {
+  let core = firstCore;
+  let restarting = null;
+
+  const failed = (error, source) => {
+    if (error instanceof CalculatorUsageError) throw error;
+    core = null;
+    if (restart) {
+      restarting ??= restart().then((fresh) => { core = fresh; }).finally(() => { restarting = null; });
+    }
+    return coreFailure(error, source, Boolean(restart));
+  };
+  const unavailable = (source) => ({
+    ok: false,
+    errors: [{ source, line: 0, column: 0, message: 'the calculator\'s core is restarting after a failure; try again in a moment' }],
+    warnings: [],
+  });
+  const closeSession = (session) => {
+    try {
+      session.delete();
+    } catch {
+      // The instance already failed; it is being replaced.
+    }
+  };
+
   return Object.freeze({
     explain(request) {
       if (request === null || typeof request !== 'object') {
@@ -126,7 +185,13 @@ export function makeCalculator(core) {
       if (typeof ranking !== 'string' || typeof judgments !== 'string') {
         throw new CalculatorUsageError('ranking and judgments must be strings (judgments may be omitted)');
       }
-      return shapeExplanation(core.explain(ranking, judgments, optionsToText(options)));
+      const optionText = optionsToText(options);
+      if (core === null) return unavailable('ranking');
+      try {
+        return shapeExplanation(core.explain(wellFormed(ranking), wellFormed(judgments), optionText));
+      } catch (error) {
+        return failed(error, 'ranking');
+      }
     },
 
     evaluate(request) {
@@ -135,12 +200,15 @@ export function makeCalculator(core) {
       }
       const qrels = chunksOf(request.qrels, 'qrels');
       const run = chunksOf(request.run, 'run');
-      const session = new core.TrecSession(...sessionArguments(request));
+      const args = sessionArguments(request);
+      if (core === null) return unavailable('run');
+      let session;
       try {
-        for (const chunk of qrels) session.feedQrels(chunk);
+        session = new core.TrecSession(...args);
+        for (const chunk of qrels) session.feedQrels(coreChunk(chunk));
         session.finishQrels();
         const readRun = () => {
-          for (const chunk of run) session.feedRun(chunk);
+          for (const chunk of run) session.feedRun(coreChunk(chunk));
           session.finishRun();
         };
         readRun();
@@ -149,28 +217,37 @@ export function makeCalculator(core) {
           readRun();
         }
         return shapeEvaluation(session.result(), session, request.trecText);
+      } catch (error) {
+        return failed(error, 'run');
       } finally {
-        session.delete();
+        if (session) closeSession(session);
       }
     },
 
     /**
      * Like evaluate(), for inputs too large to hold: `qrels` and `run` are functions that return a
      * fresh (async) iterable of chunks each time they are called. A run not grouped by query is
-     * read a second time. `onProgress({ file, bytes })` follows the reading.
+     * read a second time. `onProgress({ file, bytes })` follows the reading. An error while
+     * reading (a file that cannot be read) is an error value naming the file.
      */
     async evaluateStreams(request) {
       const { qrels, run, onProgress } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function') {
         throw new CalculatorUsageError('evaluateStreams() takes functions { qrels, run } that return iterables of chunks');
       }
-      const session = new core.TrecSession(...sessionArguments(request));
+      const args = sessionArguments(request);
+      if (core === null && restarting) await restarting;
+      if (core === null) return unavailable('run');
+      let session;
+      let reading = 'qrels';
       try {
+        session = new core.TrecSession(...args);
         const read = async (file, open, feed) => {
+          reading = file;
           let bytes = 0;
           for await (const chunk of open()) {
             if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
-            feed(chunk);
+            feed(coreChunk(chunk));
             bytes += chunk.length;
             onProgress?.({ file, bytes });
           }
@@ -184,9 +261,17 @@ export function makeCalculator(core) {
           await read('run', run, (chunk) => session.feedRun(chunk));
           session.finishRun();
         }
+        reading = null;
         return shapeEvaluation(session.result(), session, request.trecText);
+      } catch (error) {
+        if (error instanceof CalculatorUsageError) throw error;
+        if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
+          // The stream failed, not the core: the file could not be read to its end.
+          return { ok: false, errors: [{ source: reading, line: 0, column: 0, message: `the ${reading} file could not be read: ${error?.message ?? error}` }], warnings: [] };
+        }
+        return failed(error, reading ?? 'run');
       } finally {
-        session.delete();
+        if (session) closeSession(session);
       }
     },
   });

@@ -139,21 +139,22 @@ val explain(const std::string& ranking, const std::string& judgments, const val&
 // buffered; the caller then feeds the run once more from its start.
 class TrecSession {
  public:
-  // `measures`: one measure name a line ("ndcg_cut.10", "P@5").
-  TrecSession(const std::string& measures, int relevance_level, bool average_complete,
-              const std::string& explain_query) {
-    options_.relevance_level = relevance_level;
-    options_.average_complete = average_complete;
-    options_.explain_query = explain_query;
-    std::size_t start = 0;
-    while (start <= measures.size()) {
-      std::size_t end = measures.find('\n', start);
-      if (end == std::string::npos) end = measures.size();
-      const std::string name = measures.substr(start, end - start);
-      if (!ndcg::trim(name).empty()) {
-        if (auto error = ndcg::trec::add_measure(options_, name)) option_errors_.add(std::move(*error));
+  // `measures`: an array of measure names ("ndcg_cut.10", "P@5"); `options`: evaluation options
+  // as text values (relevanceLevel, averageComplete, explainQuery), checked by the core.
+  TrecSession(const val& measures, const val& options) {
+    const auto count = measures["length"].as<unsigned>();
+    for (unsigned i = 0; i < count; ++i) {
+      if (auto error = ndcg::trec::add_measure(options_, measures[i].as<std::string>())) {
+        option_errors_.add(std::move(*error));
       }
-      start = end + 1;
+    }
+    const val keys = val::global("Object").call<val>("keys", options);
+    const auto option_count = keys["length"].as<unsigned>();
+    for (unsigned i = 0; i < option_count; ++i) {
+      const auto name = keys[i].as<std::string>();
+      if (auto error = ndcg::trec::set_eval_option(options_, name, options[name].as<std::string>())) {
+        option_errors_.add(std::move(*error));
+      }
     }
   }
 
@@ -179,7 +180,7 @@ class TrecSession {
     val out = val::object();
     if (!option_errors_.empty()) {
       out.set("ok", false);
-      out.set("errors", diagnostics_to_js(option_errors_.finish(ndcg::Source::options)));
+      out.set("errors", diagnostics_to_js(option_errors_.finish()));
       out.set("warnings", val::array());
       return out;
     }
@@ -237,7 +238,7 @@ class TrecSession {
 EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
   emscripten::class_<TrecSession>("TrecSession")
-      .constructor<const std::string&, int, bool, const std::string&>()
+      .constructor<const val&, const val&>()
       .function("feedQrels", &TrecSession::feedQrels)
       .function("finishQrels", &TrecSession::finishQrels)
       .function("feedRun", &TrecSession::feedRun)

@@ -6,8 +6,10 @@ export { CalculatorUsageError, optionsToText } from './api.mjs';
 
 let corePromise;
 
+const instantiate = () => createNdcgCore({ printErr: () => {} });
+
 /** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */
 export async function createCalculator() {
-  corePromise ??= createNdcgCore();
-  return makeCalculator(await corePromise);
+  corePromise ??= instantiate();
+  return makeCalculator(await corePromise, { restart: instantiate });
 }

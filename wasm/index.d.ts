@@ -91,11 +91,15 @@ export type Explanation =
 
 export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8Array>;
 
+/**
+ * Checked by the core: an unknown name or a bad value is an error value (source 'options'), never
+ * ignored. Values may also be given as text ("2", "true").
+ */
 export interface EvaluateOptions {
-  /** Grade from which a document is relevant in binary measures (trec_eval -l). Default 1. */
-  relevanceLevel?: number;
-  /** Average over every qrels query, a query without results counting 0 (trec_eval -c). */
-  averageComplete?: boolean;
+  /** Grade from which a document is relevant in binary measures (trec_eval -l): a whole number ≥ 0, up to 2^63 − 1. Default 1. */
+  relevanceLevel?: number | string;
+  /** Average over every qrels query, a query without results counting 0 (trec_eval -c). true/false or "true"/"false". */
+  averageComplete?: boolean | 'true' | 'false';
 }
 
 export interface EvaluateRequest {
@@ -135,6 +139,11 @@ export type Evaluation =
     }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
+/**
+ * Strings are read as UTF-8 after a lone UTF-16 surrogate is replaced by U+FFFD. If the core
+ * itself fails (it needs more memory than WebAssembly's 2 GB, or meets a bug) the call returns
+ * { ok: false, errors } saying so and the core is restarted for the next call.
+ */
 export interface Calculator {
   /** Never throws for any text; bad input gives { ok: false, errors }. */
   explain(request: ExplainRequest): Explanation;

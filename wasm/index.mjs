@@ -4,21 +4,28 @@ import { makeCalculator } from './api.mjs';
 
 export { CalculatorUsageError, optionsToText } from './api.mjs';
 
+let factoryPromise;
 let corePromise;
 
-async function loadCore() {
+async function loadFactory() {
   const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
   if (isNode) {
     const { createRequire } = await import('node:module');
     const require = createRequire(import.meta.url);
-    return require('./dist/ndcg-core.node.cjs')();
+    return require('./dist/ndcg-core.node.cjs');
   }
-  const { default: createNdcgCore } = await import('./dist/ndcg-core.web.mjs');
-  return createNdcgCore();
+  return (await import('./dist/ndcg-core.web.mjs')).default;
+}
+
+// A new instance of the core. Its failures reach the caller as values (see api.mjs), so the
+// module's own report of an abort on stderr is not printed.
+async function instantiate() {
+  factoryPromise ??= loadFactory();
+  return (await factoryPromise)({ printErr: () => {} });
 }
 
 /** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */
 export async function createCalculator() {
-  corePromise ??= loadCore();
-  return makeCalculator(await corePromise);
+  corePromise ??= instantiate();
+  return makeCalculator(await corePromise, { restart: instantiate });
 }

@@ -9,5 +9,7 @@ export function moduleUrl(source) {
 
 export async function loadCalculator(url) {
   const { default: createNdcgCore } = await import(/* @vite-ignore */ url);
-  return makeCalculator(await createNdcgCore());
+  // A failed core (out of memory, a trap) is replaced by a fresh instance; see wasm/api.mjs.
+  const instantiate = () => createNdcgCore({ printErr: () => {} });
+  return makeCalculator(await instantiate(), { restart: instantiate });
 }

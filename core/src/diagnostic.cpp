@@ -24,20 +24,27 @@ void DiagnosticList::add(Diagnostic diagnostic) {
   if (items_.size() < limit_) {
     items_.push_back(std::move(diagnostic));
   } else {
-    ++dropped_;
+    ++dropped_[static_cast<std::size_t>(diagnostic.source)];
   }
 }
 
 void DiagnosticList::append(const DiagnosticList& other) {
   for (const Diagnostic& d : other.items_) add(d);
-  dropped_ += other.dropped_;
+  for (std::size_t s = 0; s < kSources; ++s) dropped_[s] += other.dropped_[s];
 }
 
-std::vector<Diagnostic> DiagnosticList::finish(Source summary_source) const {
+std::size_t DiagnosticList::dropped_total() const {
+  std::size_t total = 0;
+  for (std::size_t n : dropped_) total += n;
+  return total;
+}
+
+std::vector<Diagnostic> DiagnosticList::finish() const {
   std::vector<Diagnostic> out = items_;
-  if (dropped_ > 0) {
-    out.push_back(Diagnostic{summary_source, 0, 0,
-                             "… and " + std::to_string(dropped_) +
+  for (std::size_t s = 0; s < kSources; ++s) {
+    if (dropped_[s] == 0) continue;
+    out.push_back(Diagnostic{static_cast<Source>(s), 0, 0,
+                             "… and " + std::to_string(dropped_[s]) +
                                  " more like these, not listed; fix the ones above first."});
   }
   return out;

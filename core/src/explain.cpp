@@ -56,13 +56,13 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
   warnings.append(judgments.warnings);
   if (!errors.empty()) {
     Explanation out;
-    out.errors = errors.finish(Source::ranking);
-    out.warnings = warnings.finish(Source::ranking);
+    out.errors = errors.finish();
+    out.warnings = warnings.finish();
     return out;
   }
   const Judgments* given = judgments.value.items.empty() ? nullptr : &judgments.value;
   Explanation out = explain(ranking.value, given, options);
-  std::vector<Diagnostic> all = warnings.finish(Source::ranking);
+  std::vector<Diagnostic> all = warnings.finish();
   all.insert(all.end(), out.warnings.begin(), out.warnings.end());
   out.warnings = std::move(all);
   return out;
@@ -79,7 +79,7 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
   errors.append(parse_ranking(ranking_text).errors);
   errors.append(parse_judgments(judgments_text).errors);
   Explanation out;
-  out.errors = errors.finish(Source::options);
+  out.errors = errors.finish();
   return out;
 }
 
@@ -309,13 +309,13 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
                      format_number(options.ndcg_when_idcg_zero) + " (option ndcgWhenIdcgZero)");
   }
 
-  out.warnings = warnings.finish(Source::ranking);
+  out.warnings = warnings.finish();
   if (!errors.empty()) {
     out.ok = false;
     out.rows.clear();
     out.ideal.clear();
     out.summary = Summary{};
-    out.errors = errors.finish(Source::ranking);
+    out.errors = errors.finish();
     return out;
   }
   out.ok = true;

@@ -86,12 +86,84 @@ void drop_trailing_empty(std::vector<Field>& fields) {
   while (!fields.empty() && fields.back().text.empty()) fields.pop_back();
 }
 
+std::string hex_code_point(unsigned char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  return std::string("U+00") + kHex[c >> 4] + kHex[c & 15];
+}
+
+// Reports a line that holds a control character (binary data, UTF-16 read as bytes); true if so.
+bool report_control(std::string_view text, Source source, std::uint32_t number,
+                    DiagnosticList& errors) {
+  const std::size_t at = find_control(text);
+  if (at == std::string_view::npos) return false;
+  errors.add(source, number, column_of(text, static_cast<std::uint32_t>(at)),
+             "this line contains the control character " +
+                 hex_code_point(static_cast<unsigned char>(text[at])) +
+                 ", which no ranking or judgment has: is this a binary file, or text in another "
+                 "encoding than UTF-8?");
+  return true;
+}
+
+// Reports a text that cannot be read at all: too large, or UTF-16. True if so.
+bool report_unreadable(std::string_view text, Source source, DiagnosticList& errors) {
+  if (text.size() > kMaxPastedBytes) {
+    errors.add(source, 0, 0,
+               "this text is " + std::to_string(text.size() >> 20) +
+                   " MB; the step-by-step view reads up to " +
+                   std::to_string(kMaxPastedBytes >> 20) +
+                   " MB per box. Evaluate large files as TREC qrels and runs instead");
+    return true;
+  }
+  if (text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
+                           (text[0] == '\xFE' && text[1] == '\xFF'))) {
+    errors.add(source, 1, 1,
+               "this text is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 "
+               "and paste or drop it again");
+    return true;
+  }
+  return false;
+}
+
+// Checks a normalised document id; reports why it cannot be one. `comma_line`: the line had a
+// comma, so a space in the id may come from a decimal comma ("d1 0,5").
+bool check_doc_id(const std::string& id, Source source, std::uint32_t line, std::uint32_t column,
+                  bool comma_line, DiagnosticList& errors) {
+  if (id.empty()) {
+    errors.add(source, line, column, "the document id is empty");
+    return false;
+  }
+  if (id.size() > kMaxDocIdBytes) {
+    errors.add(source, line, column,
+               "the document id is " + std::to_string(id.size()) + " bytes long; ids are limited to " +
+                   std::to_string(kMaxDocIdBytes) + " bytes");
+    return false;
+  }
+  if (const std::size_t at = find_control(id); at != std::string::npos) {
+    errors.add(source, line, column,
+               "the document id " + quote(id) + " contains the control character " +
+                   hex_code_point(static_cast<unsigned char>(id[at])));
+    return false;
+  }
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    if (space_length(id, i) == 0) continue;
+    errors.add(source, line, column,
+               "the document id " + quote(id) + " contains white space; an id is one word" +
+                   (comma_line ? ". If the comma is a decimal comma, write the grade with a point "
+                                 "(0.5, not 0,5)"
+                               : ""));
+    return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ranking
 
 class RankingParser {
  public:
   void line(std::string_view text, std::uint32_t number) {
+    if (stopped_) return;
+    if (report_control(text, Source::ranking, number, result_.errors)) return;
     if (is_comment_or_blank(text) || is_table_rule(text)) return;
     ++content_lines_;
     if (content_lines_ == 1) {
@@ -140,14 +212,24 @@ class RankingParser {
       marked = true;
     }
     std::vector<Field> tokens;
+    std::vector<std::size_t> empty_slots;  // offsets of commas with no grade before them
     std::size_t i = 0;
+    bool token_since_comma = false;
     while (i < s.size()) {
-      while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == ',')) ++i;
-      const std::size_t start = i;
-      while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != ',') ++i;
-      if (i > start) {
-        tokens.push_back(Field{s.substr(start, i - start), static_cast<std::uint32_t>(base + start)});
+      if (s[i] == ',') {
+        if (!token_since_comma) empty_slots.push_back(base + i);
+        token_since_comma = false;
+        ++i;
+        continue;
       }
+      if (const std::size_t n = space_length(s, i); n > 0) {
+        i += n;
+        continue;
+      }
+      const std::size_t start = i;
+      while (i < s.size() && s[i] != ',' && space_length(s, i) == 0) ++i;
+      tokens.push_back(Field{s.substr(start, i - start), static_cast<std::uint32_t>(base + start)});
+      token_since_comma = true;
     }
     if (tokens.empty()) return false;
     std::size_t numbers = 0;
@@ -158,12 +240,32 @@ class RankingParser {
     if (numbers != tokens.size() && !marked) return false;
     if (!marked && tokens.size() < 3) return false;
     result_.value.grades_only = true;
+    ColumnCursor columns(text);
+    std::size_t slot = 0;
     for (const Field& t : tokens) {
-      const std::uint32_t column = column_of(text, t.offset);
+      for (; slot < empty_slots.size() && empty_slots[slot] < t.offset; ++slot) {
+        result_.errors.add(Source::ranking, number, columns.at(empty_slots[slot]).column,
+                           "a grade is missing before this comma; write 0 for a rank that is "
+                           "not relevant");
+      }
+      const std::uint32_t column = columns.at(t.offset).column;
       auto grade = read_grade(t.text, Source::ranking, number, column, result_.errors);
-      if (grade) result_.value.entries.push_back(RankedEntry{std::nullopt, grade, number, 0, column});
+      if (!grade) continue;
+      if (result_.value.entries.size() == kMaxPastedEntries) {
+        report_too_many(number, column);
+        break;
+      }
+      result_.value.entries.push_back(RankedEntry{std::nullopt, grade, number, 0, column});
     }
     return true;
+  }
+
+  void report_too_many(std::uint32_t number, std::uint32_t column) {
+    result_.errors.add(Source::ranking, number, column,
+                       "the ranking has more than " + std::to_string(kMaxPastedEntries) +
+                           " documents; the step-by-step view stops here. Evaluate longer "
+                           "rankings as a TREC run");
+    stopped_ = true;
   }
 
   void row(std::string_view text, std::uint32_t number) {
@@ -230,8 +332,12 @@ class RankingParser {
     std::string_view doc_text = doc_field->text;
     const auto note = take_grade_note(doc_text);
     entry.doc = normalise_doc_id(doc_text);
-    if (entry.doc->empty()) {
-      result_.errors.add(Source::ranking, number, entry.doc_column, "the document id is empty");
+    if (!check_doc_id(*entry.doc, Source::ranking, number, entry.doc_column,
+                      text.find(',') != std::string_view::npos, result_.errors)) {
+      return;
+    }
+    if (entries.size() == kMaxPastedEntries) {
+      report_too_many(number, entry.doc_column);
       return;
     }
     bool ok = true;
@@ -266,6 +372,7 @@ class RankingParser {
   std::string first_line_;
   std::uint32_t first_number_ = 0;
   bool warned_extra_columns_ = false;
+  bool stopped_ = false;  // kMaxPastedEntries reached
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,12 +382,20 @@ class JudgmentsBuilder {
  public:
   explicit JudgmentsBuilder(Parsed<Judgments>& out) : out_(out) {}
 
-  void add(std::string doc, double grade, std::uint32_t line, std::uint32_t column) {
+  // False once kMaxPastedEntries judgments are held (reported once): the caller stops.
+  bool add(std::string doc, double grade, std::uint32_t line, std::uint32_t column) {
     Judgments& j = out_.value;
+    if (j.items.size() == kMaxPastedEntries) {
+      out_.errors.add(Source::judgments, line, column,
+                      "there are more than " + std::to_string(kMaxPastedEntries) +
+                          " judgments; the step-by-step view stops here. Evaluate larger "
+                          "judgment sets as TREC qrels");
+      return false;
+    }
     auto [it, inserted] = j.index_of.emplace(doc, j.items.size());
     if (inserted) {
       j.items.push_back(Judgment{std::move(doc), grade, line, column});
-      return;
+      return true;
     }
     const Judgment& first = j.items[it->second];
     if (first.grade == grade) {
@@ -293,6 +408,7 @@ class JudgmentsBuilder {
                           format_grade(first.grade) + " on line " + std::to_string(first.line) +
                           " and " + format_grade(grade) + " here; keep one of them");
     }
+    return true;
   }
 
  private:
@@ -305,74 +421,105 @@ class JudgmentsBuilder {
   Parsed<Judgments>& out_;
 };
 
-// The lecture's "R = { [d_3, 3], [d_5, 3], ... }"; pairs may span lines.
+// The lecture's "R = { [d_3, 3], [d_5, 3], ... }", also in LaTeX ("$R = \\{ ... \\}$"); pairs
+// may span lines. One pass over the text: every offset is located by a forward-only cursor.
 void parse_set_notation(std::string_view text, Parsed<Judgments>& out) {
   JudgmentsBuilder builder(out);
-  std::vector<std::size_t> line_starts{0};
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') line_starts.push_back(i + 1);
-  }
-  auto locate = [&](std::size_t offset) -> std::pair<std::uint32_t, std::uint32_t> {
-    std::size_t lo = 0;
-    std::size_t hi = line_starts.size();
-    while (hi - lo > 1) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (line_starts[mid] <= offset) lo = mid; else hi = mid;
-    }
-    std::size_t end = text.find('\n', line_starts[lo]);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(line_starts[lo], end - line_starts[lo]);
-    return {static_cast<std::uint32_t>(lo + 1),
-            column_of(line, static_cast<std::uint32_t>(offset - line_starts[lo]))};
+  ColumnCursor cursor(text);
+  const auto error_at = [&](std::size_t offset, std::string message) {
+    const auto place = cursor.at(offset);
+    out.errors.add(Source::judgments, place.line, place.column, std::move(message));
   };
-  auto check_outside = [&](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to; ++i) {
-      const char c = text[i];
-      if ((c >= '0' && c <= '9') || c == ']') {
-        auto [line, column] = locate(i);
-        out.errors.add(Source::judgments, line, column,
-                       "unexpected text outside the [doc, grade] pairs; write every judgment "
-                       "as [doc, grade]");
-        return;
+  // What may stand outside the pairs: before the first, a name and "= {" (or "\{", "$", "(");
+  // between two, commas and white space; after the last, closing brackets, '$' and a full stop.
+  const auto allowed_outside = [](char c, bool before_first, bool after_last) {
+    if (c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v') {
+      return true;
+    }
+    if (before_first) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '_' || c == '=' || c == '{' || c == '(' || c == '\\' || c == '$' || c == ':';
+    }
+    if (after_last) return c == '}' || c == ')' || c == '\\' || c == '$' || c == '.';
+    return false;
+  };
+  // Checks text[from, to) outside the pairs; reports the first stray piece of it.
+  const auto check_outside = [&](std::size_t from, std::size_t to, bool before_first,
+                                 bool after_last) {
+    for (std::size_t i = from; i < to;) {
+      if (const std::size_t n = space_length(text, i); n > 0) {
+        i += n;
+        continue;
       }
+      if (allowed_outside(text[i], before_first, after_last)) {
+        ++i;
+        continue;
+      }
+      std::size_t stop = i;
+      while (stop < to && std::string_view("\n[,}").find(text[stop]) == std::string_view::npos) {
+        ++stop;
+      }
+      error_at(i, "unexpected text " + quote(trim(text.substr(i, stop - i))) +
+                      " outside the [doc, grade] pairs; write every judgment as [doc, grade]");
+      return;
     }
   };
+  if (const std::size_t at = find_control(text); at != std::string_view::npos) {
+    // Line breaks are allowed between pairs; any other control character is not text.
+    for (std::size_t i = at; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c == '\n' || c == '\r' || !((c < 0x20 && c != '\t') || c == 0x7F)) continue;
+      error_at(i, "this text contains the control character " + hex_code_point(c) +
+                      ", which no judgment has: is this a binary file, or text in another "
+                      "encoding than UTF-8?");
+      return;
+    }
+  }
   std::size_t pos = 0;
-  while (true) {
+  bool first = true;
+  while (pos < text.size()) {
     const std::size_t open = text.find('[', pos);
-    check_outside(pos, open == std::string_view::npos ? text.size() : open);
-    if (open == std::string_view::npos) break;
-    const std::size_t close = text.find(']', open);
-    const std::size_t next_open = text.find('[', open + 1);
-    if (close == std::string_view::npos || (next_open != std::string_view::npos && next_open < close)) {
-      auto [line, column] = locate(open);
-      out.errors.add(Source::judgments, line, column, "this '[' has no closing ']'");
-      if (close == std::string_view::npos) break;
-      pos = next_open;
+    if (open == std::string_view::npos) {
+      check_outside(pos, text.size(), first, true);
+      break;
+    }
+    check_outside(pos, open, first, false);
+    first = false;
+    // The pair ends at the next ']' unless another '[' comes first.
+    std::size_t close = open + 1;
+    while (close < text.size() && text[close] != ']' && text[close] != '[') ++close;
+    if (close == text.size() || text[close] == '[') {
+      error_at(open, "this '[' has no closing ']'");
+      pos = close;
       continue;
     }
     const std::string_view inside = text.substr(open + 1, close - open - 1);
     const std::size_t comma = inside.find(',');
-    auto [line, column] = locate(open);
-    if (comma == std::string_view::npos || inside.find(',', comma + 1) != std::string_view::npos) {
-      out.errors.add(Source::judgments, line, column,
-                     "expected a pair [doc, grade] such as [d3, 3], found " +
-                         quote(trim(inside)));
-    } else {
-      const std::string doc = normalise_doc_id(inside.substr(0, comma));
-      const std::string_view grade_text = trim(inside.substr(comma + 1));
-      const std::size_t grade_offset = static_cast<std::size_t>(grade_text.data() - text.data());
-      auto [gline, gcolumn] = locate(grade_offset);
-      if (doc.empty()) {
-        out.errors.add(Source::judgments, line, column, "the document id is empty");
-      } else if (doc.find_first_of("\r\n") != std::string::npos) {
-        out.errors.add(Source::judgments, line, column,
-                       "a pair [doc, grade] must not break across lines inside the document id");
-      } else if (auto grade = read_grade(grade_text, Source::judgments, gline, gcolumn, out.errors)) {
-        builder.add(doc, *grade, gline, gcolumn);
-      }
-    }
     pos = close + 1;
+    if (comma == std::string_view::npos || inside.find(',', comma + 1) != std::string_view::npos) {
+      error_at(open, "expected a pair [doc, grade] such as [d3, 3], found " + quote(trim(inside)));
+      continue;
+    }
+    const std::string_view doc_text = inside.substr(0, comma);
+    if (doc_text.find_first_of("\r\n") != std::string_view::npos) {
+      error_at(open, "a pair [doc, grade] must not break across lines inside the document id");
+      continue;
+    }
+    const std::string doc = normalise_doc_id(doc_text);
+    const std::string_view grade_text = trim(inside.substr(comma + 1));
+    const auto doc_place = cursor.at(open);
+    if (!check_doc_id(doc, Source::judgments, doc_place.line, doc_place.column, false,
+                      out.errors)) {
+      continue;
+    }
+    const auto grade_place =
+        cursor.at(grade_text.empty() ? open + 1 + comma
+                                     : static_cast<std::size_t>(grade_text.data() - text.data()));
+    if (auto grade = read_grade(grade_text, Source::judgments, grade_place.line,
+                                grade_place.column, out.errors)) {
+      if (!builder.add(doc, *grade, grade_place.line, grade_place.column)) return;
+    }
   }
 }
 
@@ -381,6 +528,7 @@ class JudgmentLinesParser {
   explicit JudgmentLinesParser(Parsed<Judgments>& out) : out_(out), builder_(out) {}
 
   void line(std::string_view text, std::uint32_t number) {
+    if (stopped_ || report_control(text, Source::judgments, number, out_.errors)) return;
     if (is_comment_or_blank(text)) return;
     std::vector<Field> fields = split_fields(text);
     drop_trailing_empty(fields);
@@ -417,13 +565,12 @@ class JudgmentLinesParser {
     }
     const std::uint32_t column = column_of(text, grade->offset);
     const std::string id = normalise_doc_id(doc->text);
-    if (id.empty()) {
-      out_.errors.add(Source::judgments, number, column_of(text, doc->offset),
-                      "the document id is empty");
+    if (!check_doc_id(id, Source::judgments, number, column_of(text, doc->offset),
+                      text.find(',') != std::string_view::npos, out_.errors)) {
       return;
     }
     if (auto g = read_grade(grade->text, Source::judgments, number, column, out_.errors)) {
-      builder_.add(id, *g, number, column);
+      stopped_ = !builder_.add(id, *g, number, column);
     }
   }
 
@@ -433,11 +580,16 @@ class JudgmentLinesParser {
   std::string query_;
   std::uint32_t query_line_ = 0;
   bool reported_queries_ = false;
+  bool stopped_ = false;  // kMaxPastedEntries reached
 };
 
 }  // namespace
 
 Parsed<RankedList> parse_ranking(std::string_view text) {
+  {
+    Parsed<RankedList> unreadable;
+    if (report_unreadable(text, Source::ranking, unreadable.errors)) return unreadable;
+  }
   RankingParser parser;
   LineSplitter lines;
   auto on_line = [&](std::string_view line, std::uint32_t number) { parser.line(line, number); };
@@ -448,6 +600,7 @@ Parsed<RankedList> parse_ranking(std::string_view text) {
 
 Parsed<Judgments> parse_judgments(std::string_view text) {
   Parsed<Judgments> out;
+  if (report_unreadable(text, Source::judgments, out.errors)) return out;
   if (text.find('[') != std::string_view::npos) {
     parse_set_notation(text, out);
     return out;

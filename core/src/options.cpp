@@ -16,6 +16,7 @@ Diagnostic option_error(std::string_view name, std::string message) {
 std::optional<Diagnostic> parse_gain_map(std::string_view text,
                                          std::vector<std::pair<double, double>>& out) {
   std::vector<std::pair<double, double>> map;
+  std::vector<std::string_view> written;  // each entry's grade as typed, for messages
   std::size_t i = 0;
   while (i < text.size()) {
     std::size_t end = text.find_first_of(",; \t\n", i);
@@ -38,19 +39,28 @@ std::optional<Diagnostic> parse_gain_map(std::string_view text,
       return option_error("gain", "in custom gain entry " + quote(entry) +
                                       " the gain is negative; gains must be 0 or more");
     }
-    for (const auto& [g, _] : map) {
-      if (g == *grade) {
-        return option_error("gain", "grade " + quote(trim(entry.substr(0, eq))) +
-                                        " appears twice in the custom gain map");
-      }
-    }
     map.emplace_back(*grade, *gain);
+    written.push_back(trim(entry.substr(0, eq)));
   }
   if (map.empty()) {
     return option_error("gain",
                         "expected linear, exponential or a grade=gain map such as 3=7,2=3,1=1");
   }
-  out = std::move(map);
+  // Sorted by grade for gain_of's binary search; a grade given twice is found as a neighbour.
+  std::vector<std::size_t> order(map.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return map[a].first < map[b].first; });
+  std::vector<std::pair<double, double>> sorted;
+  sorted.reserve(map.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k > 0 && map[order[k]].first == map[order[k - 1]].first) {
+      return option_error("gain", "grade " + quote(written[order[k]]) +
+                                      " appears twice in the custom gain map");
+    }
+    sorted.push_back(map[order[k]]);
+  }
+  out = std::move(sorted);
   return std::nullopt;
 }
 
@@ -156,12 +166,14 @@ std::optional<double> gain_of(double grade, const Options& options) {
       if (!std::isfinite(gain)) return std::nullopt;
       return gain;
     }
-    case GainKind::custom:
-      for (const auto& [g, gain] : options.custom_gains) {
-        if (g == grade) return gain;
-      }
+    case GainKind::custom: {
+      const auto& map = options.custom_gains;
+      const auto it = std::lower_bound(map.begin(), map.end(), grade,
+                                       [](const auto& entry, double g) { return entry.first < g; });
+      if (it != map.end() && it->first == grade) return it->second;
       if (grade == 0) return 0.0;
       return std::nullopt;
+    }
   }
   return std::nullopt;
 }

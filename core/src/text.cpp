@@ -1,6 +1,7 @@
 #include "ndcg/text.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 namespace ndcg {
@@ -98,9 +99,9 @@ void split_on(std::string_view line, char separator, std::vector<Field>& out) {
     const std::size_t end = line.find(separator, start);
     const std::size_t stop = end == std::string_view::npos ? line.size() : end;
     std::string_view piece = line.substr(start, stop - start);
-    std::size_t lead = 0;
-    while (lead < piece.size() && is_space(piece[lead])) ++lead;
-    out.push_back(Field{trim(piece), static_cast<std::uint32_t>(start + lead)});
+    const std::string_view trimmed = trim(piece);
+    const std::size_t lead = trimmed.empty() ? 0 : static_cast<std::size_t>(trimmed.data() - piece.data());
+    out.push_back(Field{trimmed, static_cast<std::uint32_t>(start + lead)});
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -110,13 +111,17 @@ void split_on_space(std::string_view line, std::vector<Field>& out) {
   std::size_t i = 0;
   auto next_token = [&](std::size_t from) -> std::pair<std::size_t, std::size_t> {
     std::size_t s = from;
-    while (s < line.size() && is_space(line[s])) ++s;
+    while (s < line.size()) {
+      const std::size_t n = space_length(line, s);
+      if (n == 0) break;
+      s += n;
+    }
     std::size_t e = s;
     if (e < line.size() && line[e] == '(') {
       const std::size_t close = line.find(')', e);
       e = close == std::string_view::npos ? line.size() : close + 1;
     } else {
-      while (e < line.size() && !is_space(line[e])) ++e;
+      while (e < line.size() && space_length(line, e) == 0) ++e;
     }
     return {s, e};
   };
@@ -142,12 +147,85 @@ void split_on_space(std::string_view line, std::vector<Field>& out) {
 
 }  // namespace
 
+std::size_t space_length(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return 0;
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return is_space(static_cast<char>(b0)) ? 1 : 0;
+  if (b0 == 0xC2) return i + 1 < s.size() && s[i + 1] == '\xA0' ? 2 : 0;  // U+00A0
+  if (i + 2 >= s.size()) return 0;
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  const auto b2 = static_cast<unsigned char>(s[i + 2]);
+  if (b0 == 0xE1) return b1 == 0x9A && b2 == 0x80 ? 3 : 0;  // U+1680 Ogham space mark
+  if (b0 == 0xE2 && b1 == 0x80) {
+    // U+2000..U+200B (fixed-width spaces, zero width space), U+202F narrow no-break space
+    return b2 <= 0x8B || b2 == 0xAF ? 3 : 0;
+  }
+  if (b0 == 0xE2 && b1 == 0x81) return b2 == 0x9F || b2 == 0xA0 ? 3 : 0;  // U+205F, U+2060
+  if (b0 == 0xE3) return b1 == 0x80 && b2 == 0x80 ? 3 : 0;               // U+3000
+  if (b0 == 0xEF) return b1 == 0xBB && b2 == 0xBF ? 3 : 0;               // U+FEFF
+  return 0;
+}
+
 std::string_view trim(std::string_view text) {
+  std::size_t b = 0;
+  while (b < text.size()) {
+    const std::size_t n = space_length(text, b);
+    if (n == 0) break;
+    b += n;
+  }
+  std::size_t e = text.size();
+  while (e > b) {
+    // A white-space code point ends at e: try its possible lengths (ASCII 1, U+00A0 2, others 3).
+    std::size_t n = 0;
+    for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
+      if (e - b >= len && space_length(text, e - len) == len) {
+        n = len;
+        break;
+      }
+    }
+    if (n == 0) break;
+    e -= n;
+  }
+  return text.substr(b, e - b);
+}
+
+std::string_view trim_ascii(std::string_view text) {
   std::size_t b = 0;
   std::size_t e = text.size();
   while (b < e && is_space(text[b])) ++b;
   while (e > b && is_space(text[e - 1])) --e;
   return text.substr(b, e - b);
+}
+
+std::size_t find_control(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7F) return i;
+  }
+  return std::string_view::npos;
+}
+
+ColumnCursor::Place ColumnCursor::at(std::size_t offset) {
+  if (offset > text_.size()) offset = text_.size();
+  if (offset < offset_) {
+    // Parsers ask in increasing order; going back restarts from the top of the text.
+    offset_ = 0;
+    line_start_ = 0;
+    line_ = 1;
+    column_ = 1;
+  }
+  while (offset_ < offset) {
+    if (text_[offset_] == '\n') {
+      ++offset_;
+      line_start_ = offset_;
+      ++line_;
+      column_ = 1;
+      continue;
+    }
+    offset_ += decode(text_, offset_).length;
+    ++column_;
+  }
+  return {line_, column_};
 }
 
 std::uint32_t column_of(std::string_view line, std::uint32_t offset) {
@@ -188,6 +266,30 @@ std::vector<Field> split_fields(std::string_view line) {
     split_on_space(line, fields);
   }
   return fields;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view text, bool* out_of_range) {
+  if (out_of_range != nullptr) *out_of_range = false;
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  if (i == text.size()) return std::nullopt;
+  // Accumulated as a negative number, whose range is one larger than the positive one.
+  std::int64_t value = 0;
+  constexpr std::int64_t kMin = INT64_MIN;
+  bool overflow = false;
+  for (; i < text.size(); ++i) {
+    if (!is_digit(text[i])) return std::nullopt;
+    const int digit = text[i] - '0';
+    if (value < (kMin + digit) / 10) overflow = true;
+    if (!overflow) value = value * 10 - digit;
+  }
+  if (!overflow && !negative && value == kMin) overflow = true;
+  if (overflow) {
+    if (out_of_range != nullptr) *out_of_range = true;
+    return std::nullopt;
+  }
+  return negative ? value : -value;
 }
 
 std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {

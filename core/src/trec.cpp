@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <climits>
+#include <cstdint>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -15,8 +18,13 @@
 namespace ndcg::trec {
 namespace {
 
-constexpr long kNotInPool = -1;     // ranked but absent from the qrels
-constexpr long kJudgedNegative = -2;  // in the qrels with a negative grade
+constexpr std::int64_t kNotInPool = -1;       // ranked but absent from the qrels
+constexpr std::int64_t kJudgedNegative = -2;  // in the qrels with a negative grade
+
+// Estimated bytes held per kept item beyond its text: hash node, string and vector slack.
+constexpr std::size_t kJudgmentOverhead = 96;
+constexpr std::size_t kRunDocOverhead = 32;
+constexpr std::size_t kQueryOverhead = 96;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
@@ -40,11 +48,42 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
   return count;
 }
 
-std::optional<long> parse_whole(std::string_view text) {
-  const auto value = parse_decimal(text);
-  if (!value || *value != std::floor(*value) || std::fabs(*value) > 1e15) return std::nullopt;
-  return static_cast<long>(*value);
+std::string megabytes(std::size_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
+
+std::string hex_code_point(unsigned char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  return std::string("U+00") + kHex[c >> 4] + kHex[c & 15];
 }
+
+// Reports a line that holds a control character; true if so.
+bool report_control(std::string_view text, std::uint32_t number, Source source,
+                    DiagnosticList& errors) {
+  const std::size_t at = find_control(text);
+  if (at == std::string_view::npos) return false;
+  errors.add(source, number, column_of(text, static_cast<std::uint32_t>(at)),
+             "this line contains the control character " +
+                 hex_code_point(static_cast<unsigned char>(text[at])) +
+                 ": is this a binary file, or text in another encoding than UTF-8?");
+  return true;
+}
+
+bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
+                       Source source, DiagnosticList& errors) {
+  if (docno.text.size() <= kMaxDocIdBytes) return false;
+  errors.add(source, number, column_of(text, docno.offset),
+             "the docno is " + std::to_string(docno.text.size()) +
+                 " bytes long; docnos are limited to " + std::to_string(kMaxDocIdBytes) + " bytes");
+  return true;
+}
+
+// A whole number >= `minimum` for a cut-off or a grade in a measure's parameters.
+std::optional<std::int64_t> parse_parameter(std::string_view text, std::int64_t minimum) {
+  const auto value = parse_integer(text);
+  if (!value || *value < minimum) return std::nullopt;
+  return value;
+}
+
+bool is_ascii_blank_line(std::string_view text) { return trim_ascii(text).empty(); }
 
 // Splits `text` into exactly N fields, or reports how many it found against `layout`.
 template <std::size_t N>
@@ -74,23 +113,45 @@ void QrelsReader::finish() {
     errors_.add(Source::qrels, 0, 0,
                 "the qrels file has no judgments; expected lines 'query iteration docno grade'");
   }
+  for (auto& [qid, query] : queries_) {
+    std::vector<std::int64_t> grades;
+    grades.reserve(query.by_doc.size());
+    for (const auto& [doc, j] : query.by_doc) {
+      if (j.grade >= 0) grades.push_back(j.grade);
+    }
+    std::sort(grades.begin(), grades.end(), std::greater<>());
+    query.grade_counts.clear();
+    for (std::int64_t g : grades) {
+      if (query.grade_counts.empty() || query.grade_counts.back().first != g) {
+        query.grade_counts.emplace_back(g, 0);
+      }
+      ++query.grade_counts.back().second;
+    }
+  }
 }
 
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
-  if (trim(text).empty()) return;
+  if (stopped_ || is_ascii_blank_line(text)) return;
+  if (report_control(text, number, Source::qrels, errors_)) return;
   Field f[4];
   if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
                      errors_)) {
     return;
   }
-  const auto grade = parse_whole(f[3].text);
+  bool out_of_range = false;
+  const auto grade = parse_integer(f[3].text, &out_of_range);
   if (!grade) {
     errors_.add(Source::qrels, number, column_of(text, f[3].offset),
                 "grade " + quote(f[3].text) +
-                    " is not a whole number; trec_eval reads qrels grades as integers");
+                    (out_of_range ? " does not fit a 64-bit integer; grades are small whole "
+                                    "numbers such as 0, 1, 2"
+                                  : " is not a whole number written in digits; trec_eval reads "
+                                    "qrels grades as integers"));
     return;
   }
-  QueryQrels& query = queries_[std::string(f[0].text)];
+  if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
+  auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
+  QueryQrels& query = query_it->second;
   auto [it, inserted] =
       query.by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
   if (!inserted) {
@@ -101,6 +162,15 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
     return;
   }
   ++judgments_;
+  kept_ += f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  if (kept_ > memory_limit_) {
+    errors_.add(Source::qrels, number, 0,
+                "the qrels need more than " + megabytes(memory_limit_) +
+                    " of memory by this line (" + std::to_string(judgments_) +
+                    " judgments); the evaluator holds at most that much of them. Split the "
+                    "qrels by query and evaluate the parts");
+    stopped_ = true;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,6 +195,11 @@ void RunReader::finish() {
 
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
+  if (!buffer_all_) {
+    // The open query's documents leave with it; its id stays, to notice a query seen twice.
+    kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
+    kept_ += current_.qid.size() + kQueryOverhead;
+  }
   if (buffer_all_) {
     QueryRun& into = buffered_[current_.qid];
     if (into.qid.empty()) {
@@ -145,8 +220,9 @@ void RunReader::close_current() {
 }
 
 void RunReader::line(std::string_view text, std::uint32_t number) {
-  if (trim(text).empty()) return;
+  if (stopped_ || is_ascii_blank_line(text)) return;
   any_line_ = true;
+  if (report_control(text, number, Source::run, errors_)) return;
   Field f[6];
   if (!split_exactly(text, number, Source::run, "6 fields 'query Q0 docno rank score tag'", f,
                      errors_)) {
@@ -160,16 +236,30 @@ void RunReader::line(std::string_view text, std::uint32_t number) {
                     (out_of_range ? " is too large for a double" : " is not a number"));
     return;
   }
+  if (report_long_docno(f[2], text, number, Source::run, errors_)) return;
   if (run_tag_.empty()) run_tag_.assign(f[5].text);
   if (f[0].text != current_.qid) {
     close_current();
     current_.qid.assign(f[0].text);
     if (!buffer_all_ && closed_.count(current_.qid) > 0) regroup_needed_ = true;
   }
-  current_.docs.push_back(QueryRun::Doc{*score, number,
+  current_.docs.push_back(QueryRun::Doc{*score, number, column_of(text, f[2].offset),
                                         static_cast<std::uint32_t>(current_.docnos.size()),
                                         static_cast<std::uint32_t>(f[2].text.size())});
   current_.docnos.append(f[2].text);
+  kept_ += kRunDocOverhead + f[2].text.size();
+  if (kept_ > memory_limit_) {
+    errors_.add(Source::run, number, 0,
+                buffer_all_
+                    ? "this run is not grouped by query, and holding all of it needs more than " +
+                          megabytes(memory_limit_) +
+                          " of memory by this line; sort the run by query (sort -s -k1,1) and "
+                          "evaluate it again"
+                    : "query " + quote(current_.qid) + " has more documents than fit in " +
+                          megabytes(memory_limit_) + " of memory by this line (" +
+                          std::to_string(current_.docs.size()) + " documents)");
+    stopped_ = true;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +282,7 @@ constexpr MeasureName kTrecNames[] = {
     {"ndcg_cut", MeasureKind::ndcg_cut, true}, {"map_cut", MeasureKind::map_cut, true},
 };
 
-const std::vector<long> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
+const std::vector<std::int64_t> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
 
 Diagnostic measure_error(std::string_view name, std::string message) {
   return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message};
@@ -209,27 +299,66 @@ std::string trec_name(MeasureKind kind) {
 void merge(EvalOptions& options, Measure measure) {
   for (Measure& m : options.measures) {
     if (m.kind != measure.kind) continue;
-    for (long c : measure.cutoffs) {
+    for (std::int64_t c : measure.cutoffs) {
       if (std::find(m.cutoffs.begin(), m.cutoffs.end(), c) == m.cutoffs.end()) m.cutoffs.push_back(c);
     }
     std::sort(m.cutoffs.begin(), m.cutoffs.end());
     for (const auto& g : measure.gains) m.gains.push_back(g);
+    std::stable_sort(m.gains.begin(), m.gains.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     if (!measure.parameters.empty()) m.parameters = measure.parameters;
     return;
   }
   std::sort(measure.cutoffs.begin(), measure.cutoffs.end());
+  std::stable_sort(measure.gains.begin(), measure.gains.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   options.measures.push_back(std::move(measure));
 }
 
 }  // namespace
 
+std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view name,
+                                          std::string_view raw_value) {
+  const std::string_view value = trim(raw_value);
+  const auto error = [&](std::string message) {
+    return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message};
+  };
+  if (name == "relevanceLevel") {
+    bool out_of_range = false;
+    const auto level = parse_integer(value, &out_of_range);
+    if (!level || *level < 0) {
+      return error("the relevance level must be a whole number 0 or more, such as 1 or 2, got " +
+                   quote(value) +
+                   (out_of_range ? " (too large for a 64-bit integer)"
+                    : level      ? " (documents missing from the qrels are never relevant)"
+                                 : ""));
+    }
+    options.relevance_level = *level;
+    return std::nullopt;
+  }
+  if (name == "averageComplete") {
+    if (value != "true" && value != "false") return error("expected true or false, got " + quote(value));
+    options.average_complete = value == "true";
+    return std::nullopt;
+  }
+  if (name == "explainQuery") {
+    options.explain_query.assign(value);
+    return std::nullopt;
+  }
+  return error("unknown option; the options are relevanceLevel, averageComplete and explainQuery");
+}
+
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
   const std::string_view name = trim(raw);
+  if (name.empty()) {
+    return Diagnostic{Source::options, 0, 0,
+                      "a measure name is empty; name one such as ndcg_cut.10, map or P.10"};
+  }
   // ir_measures names: nDCG@10, AP@100, P@10, R@100, RR, Rprec, Bpref, nDCG, AP.
   if (const std::size_t at = name.find('@'); at != std::string_view::npos) {
     const std::string_view base = name.substr(0, at);
-    const auto k = parse_whole(name.substr(at + 1));
-    if (!k || *k < 1) return measure_error(name, "the cut-off after '@' must be a whole number ≥ 1");
+    const auto k = parse_parameter(name.substr(at + 1), 1);
+    if (!k) return measure_error(name, "the cut-off after '@' must be a whole number ≥ 1");
     MeasureKind kind;
     if (base == "nDCG") kind = MeasureKind::ndcg_cut;
     else if (base == "AP") kind = MeasureKind::map_cut;
@@ -258,8 +387,8 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
         while (i <= params.size()) {
           std::size_t end = params.find(',', i);
           if (end == std::string_view::npos) end = params.size();
-          const auto k = parse_whole(params.substr(i, end - i));
-          if (!k || *k < 1) {
+          const auto k = parse_parameter(params.substr(i, end - i), 1);
+          if (!k) {
             return measure_error(name, "cut-offs must be whole numbers ≥ 1, e.g. " +
                                            std::string(base) + ".5,10");
           }
@@ -274,13 +403,29 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
         if (end == std::string_view::npos) end = params.size();
         const std::string_view pair = params.substr(i, end - i);
         const std::size_t eq = pair.find('=');
-        const auto level = eq == std::string_view::npos ? std::nullopt : parse_whole(pair.substr(0, eq));
-        const auto gain = eq == std::string_view::npos ? std::nullopt : parse_decimal(pair.substr(eq + 1));
-        if (!level || *level < 0 || !gain) {
-          return measure_error(name, "gains are written grade=gain, e.g. ndcg.1=0.5,2=3");
+        const auto level =
+            eq == std::string_view::npos ? std::nullopt : parse_parameter(pair.substr(0, eq), 0);
+        const auto gain =
+            eq == std::string_view::npos ? std::nullopt : parse_decimal(pair.substr(eq + 1));
+        if (!level || !gain) {
+          return measure_error(name, "gains are written grade=gain with a whole grade ≥ 0, e.g. "
+                                     "ndcg.1=0.5,2=3");
         }
+        if (*gain < 0) {
+          return measure_error(name, "the gain of grade " + std::to_string(*level) +
+                                         " is negative; gains must be 0 or more");
+        }
+
         measure.gains.emplace_back(*level, *gain);
         i = end + 1;
+      }
+      std::stable_sort(measure.gains.begin(), measure.gains.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t g = 1; g < measure.gains.size(); ++g) {
+        if (measure.gains[g].first == measure.gains[g - 1].first) {
+          return measure_error(name, "grade " + std::to_string(measure.gains[g].first) +
+                                         " is given two gains");
+        }
       }
       measure.parameters.assign(params);
     } else if (!params.empty()) {
@@ -318,13 +463,80 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
 }
 
 void Evaluator::add(QueryRun&& run) {
+  const std::uint32_t first_line = run.docs.empty() ? 0 : run.docs.front().line;
   const auto it = qrels_.queries().find(run.qid);
   if (it == qrels_.queries().end()) {
-    runs_without_qrels_.insert(run.qid);
-    return;
+    if (runs_without_qrels_.insert(run.qid).second) kept_ += run.qid.size() + kQueryOverhead;
+  } else {
+    std::vector<double> values = evaluate(run, it->second);
+    if (!values.empty()) {
+      for (double v : values) {
+        if (std::isfinite(v) || overflow_reported_) continue;
+        overflow_reported_ = true;
+        errors_.add(Source::options, 0, 0,
+                    "the gains of ndcg are too large: query " + quote(run.qid) +
+                        " adds up to more than a double holds; use gains below 1e300");
+      }
+      kept_ += run.qid.size() + kQueryOverhead + values.size() * sizeof(double);
+      results_[run.qid] = std::move(values);
+    }
   }
-  std::vector<double> values = evaluate(run, it->second);
-  if (!values.empty()) results_[run.qid] = std::move(values);
+  if (kept_ > options_.results_memory_limit && !errors_.full()) {
+    errors_.add(Source::run, first_line, 0,
+                "the per-query results need more than " +
+                    megabytes(options_.results_memory_limit) + " of memory by this query (" +
+                    std::to_string(results_.size() + runs_without_qrels_.size()) +
+                    " queries); evaluate fewer queries or measures at a time");
+    options_.results_memory_limit = SIZE_MAX;  // reported once
+  }
+}
+
+namespace {
+
+// Ranks [0, k) of n: a 64-bit cut-off is compared before it is narrowed to a size_t (32 bits
+// in wasm), so that a cut-off of 2^32 + 1 means "all of them", not 1.
+std::size_t depth_of(std::int64_t k, std::size_t n) {
+  if (k <= 0) return 0;
+  return static_cast<std::uint64_t>(k) < n ? static_cast<std::size_t>(k) : n;
+}
+
+}  // namespace
+
+void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                            const QueryQrels& qrels) {
+  const std::size_t n = run.docs.size();
+  RankedList ranked;
+  ranked.entries.reserve(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto& d = run.docs[order[r]];
+    ranked.entries.push_back(RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0});
+  }
+  Judgments judged;
+  for (const auto& [doc, j] : qrels.by_doc) {
+    judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
+  }
+  // The qrels are unordered; the ideal ranking breaks ties by document id.
+  std::sort(judged.items.begin(), judged.items.end(),
+            [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
+  for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
+  Options conventions;
+  conventions.ideal_depth = IdealDepth::whole;
+  for (const Measure& m : options_.measures) {
+    if (m.kind != MeasureKind::ndcg || m.gains.empty()) continue;
+    // ndcg's gain map: every judged grade maps to its override, or to itself. One entry per
+    // distinct grade, ascending, as Options::custom_gains wants.
+    conventions.gain = GainKind::custom;
+    for (auto g = qrels.grade_counts.rbegin(); g != qrels.grade_counts.rend(); ++g) {
+      const auto override_of = std::lower_bound(
+          m.gains.begin(), m.gains.end(), g->first,
+          [](const auto& entry, std::int64_t wanted) { return entry.first < wanted; });
+      const double gain = override_of != m.gains.end() && override_of->first == g->first
+                              ? override_of->second
+                              : static_cast<double>(g->first);
+      conventions.custom_gains.emplace_back(static_cast<double>(g->first), gain);
+    }
+  }
+  explanation_ = explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
 }
 
 std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
@@ -339,21 +551,23 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
     return run.docno(da) > run.docno(db);
   });
   // Grades by rank; a docno retrieved twice is an error, as in trec_eval.
-  std::vector<long> grade(n);
+  std::vector<std::int64_t> grade(n);
   {
-    std::unordered_map<std::string_view, std::uint32_t> seen;
+    std::unordered_map<std::string_view, std::uint32_t> seen;  // docno -> index in run.docs
     seen.reserve(n);
     std::string key;
     for (std::size_t r = 0; r < n; ++r) {
       const auto& d = run.docs[order[r]];
       const std::string_view docno = run.docno(d);
-      auto [prev, inserted] = seen.emplace(docno, d.line);
+      auto [prev, inserted] = seen.emplace(docno, order[r]);
       if (!inserted) {
-        errors_.add(Source::run, std::max(d.line, prev->second), 0,
+        const auto& first = run.docs[prev->second];
+        const auto& later = first.line < d.line ? d : first;
+        const auto& earlier = first.line < d.line ? first : d;
+        errors_.add(Source::run, later.line, later.column,
                     "document " + quote(docno) + " is retrieved twice for query " +
-                        quote(run.qid) + " (lines " + std::to_string(std::min(d.line, prev->second)) +
-                        " and " + std::to_string(std::max(d.line, prev->second)) +
-                        "); trec_eval rejects this, keep one line");
+                        quote(run.qid) + " (lines " + std::to_string(earlier.line) + " and " +
+                        std::to_string(later.line) + "); trec_eval rejects this, keep one line");
         return {};
       }
       key.assign(docno);
@@ -363,106 +577,68 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
     }
   }
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
-    RankedList ranked;
-    ranked.entries.reserve(n);
-    for (std::size_t r = 0; r < n; ++r) {
-      const auto& d = run.docs[order[r]];
-      ranked.entries.push_back(RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0});
-    }
-    Judgments judged;
-    for (const auto& [doc, j] : qrels.by_doc) {
-      judged.index_of.emplace(doc, judged.items.size());
-      judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
-    }
-    // The qrels are unordered; the ideal ranking breaks ties by document id.
-    std::sort(judged.items.begin(), judged.items.end(),
-              [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
-    for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
-    Options conventions;
-    conventions.ideal_depth = IdealDepth::whole;
-    for (const Measure& m : options_.measures) {
-      if (m.kind != MeasureKind::ndcg || m.gains.empty()) continue;
-      // ndcg's gain map: every judged grade maps to its override, or to itself.
-      conventions.gain = GainKind::custom;
-      long top = 0;
-      for (const Judgment& j : judged.items) top = std::max(top, static_cast<long>(j.grade));
-      for (long g = 0; g <= top; ++g) {
-        double gain = static_cast<double>(g);
-        for (const auto& [level, value] : m.gains) {
-          if (level == g) gain = value;
-        }
-        conventions.custom_gains.emplace_back(static_cast<double>(g), gain);
-      }
-    }
-    explanation_ = explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
+    explain_one(run, order, qrels);
   }
-  // Judged documents per grade (grades >= 0).
-  long max_grade = -1;
-  for (const auto& [doc, j] : qrels.by_doc) max_grade = std::max(max_grade, j.grade);
-  std::vector<long> at_grade(static_cast<std::size_t>(std::max(0L, max_grade + 1)), 0);
-  for (const auto& [doc, j] : qrels.by_doc) {
-    if (j.grade >= 0) ++at_grade[static_cast<std::size_t>(j.grade)];
-  }
-  const long level = options_.relevance_level;
-  long num_rel = 0;
-  long num_nonrel = 0;
-  for (std::size_t g = 0; g < at_grade.size(); ++g) {
-    (static_cast<long>(g) >= level ? num_rel : num_nonrel) += at_grade[g];
-  }
-  const auto relevant = [&](long g) { return g >= level; };
+  // Judged documents at or above the relevance level, and below it (grades >= 0).
+  const std::int64_t level = options_.relevance_level;
+  std::int64_t num_rel = 0;
+  std::int64_t num_nonrel = 0;
+  for (const auto& [g, count] : qrels.grade_counts) (g >= level ? num_rel : num_nonrel) += count;
+  const auto relevant = [&](std::int64_t g) { return g >= 0 && g >= level; };
   const auto discount = [](std::size_t r) { return std::log2(static_cast<double>(r) + 2.0); };
+  const auto as_double = [](auto v) { return static_cast<double>(v); };
 
   std::vector<double> values;
   values.reserve(columns_.size());
   for (const Measure& m : options_.measures) {
     switch (m.kind) {
-      case MeasureKind::num_ret: values.push_back(static_cast<double>(n)); break;
-      case MeasureKind::num_rel: values.push_back(static_cast<double>(num_rel)); break;
+      case MeasureKind::num_ret: values.push_back(as_double(n)); break;
+      case MeasureKind::num_rel: values.push_back(as_double(num_rel)); break;
       case MeasureKind::num_rel_ret: {
-        long count = 0;
-        for (long g : grade) count += relevant(g) ? 1 : 0;
-        values.push_back(static_cast<double>(count));
+        std::int64_t count = 0;
+        for (std::int64_t g : grade) count += relevant(g) ? 1 : 0;
+        values.push_back(as_double(count));
         break;
       }
       case MeasureKind::map: {
-        long so_far = 0;
+        std::int64_t so_far = 0;
         double sum = 0;
         for (std::size_t r = 0; r < n; ++r) {
-          if (relevant(grade[r])) sum += static_cast<double>(++so_far) / static_cast<double>(r + 1);
+          if (relevant(grade[r])) sum += as_double(++so_far) / as_double(r + 1);
         }
-        values.push_back(so_far > 0 ? sum / static_cast<double>(num_rel) : 0.0);
+        values.push_back(so_far > 0 ? sum / as_double(num_rel) : 0.0);
         break;
       }
       case MeasureKind::rprec: {
-        const std::size_t look = std::min<std::size_t>(n, static_cast<std::size_t>(num_rel));
-        long so_far = 0;
+        const std::size_t look = depth_of(num_rel, n);
+        std::int64_t so_far = 0;
         for (std::size_t r = 0; r < look; ++r) so_far += relevant(grade[r]) ? 1 : 0;
-        values.push_back(look == 0 ? 0.0 : static_cast<double>(so_far) / static_cast<double>(num_rel));
+        values.push_back(look == 0 ? 0.0 : as_double(so_far) / as_double(num_rel));
         break;
       }
       case MeasureKind::bpref: {
-        long nonrel_so_far = 0;
+        std::int64_t nonrel_so_far = 0;
         double bpref = 0;
         for (std::size_t r = 0; r < n; ++r) {
-          const long g = grade[r];
+          const std::int64_t g = grade[r];
           if (g < 0) continue;  // not in the pool, or judged negative: no preference either way
           if (!relevant(g)) {
             ++nonrel_so_far;
           } else if (nonrel_so_far > 0) {
-            bpref += 1.0 - static_cast<double>(std::min(nonrel_so_far, num_rel)) /
-                               static_cast<double>(std::min(num_nonrel, num_rel));
+            bpref += 1.0 - as_double(std::min(nonrel_so_far, num_rel)) /
+                               as_double(std::min(num_nonrel, num_rel));
           } else {
             bpref += 1.0;
           }
         }
-        values.push_back(num_rel > 0 ? bpref / static_cast<double>(num_rel) : bpref);
+        values.push_back(num_rel > 0 ? bpref / as_double(num_rel) : bpref);
         break;
       }
       case MeasureKind::recip_rank: {
         double rr = 0;
         for (std::size_t r = 0; r < n; ++r) {
           if (relevant(grade[r])) {
-            rr = 1.0 / static_cast<double>(r + 1);
+            rr = 1.0 / as_double(r + 1);
             break;
           }
         }
@@ -472,20 +648,20 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
       case MeasureKind::p:
       case MeasureKind::recall:
       case MeasureKind::map_cut: {
-        long so_far = 0;
+        std::int64_t so_far = 0;
         double sum = 0;
         std::size_t r = 0;
-        for (long k : m.cutoffs) {
-          for (; r < n && r < static_cast<std::size_t>(k); ++r) {
-            if (relevant(grade[r])) sum += static_cast<double>(++so_far) / static_cast<double>(r + 1);
+        for (std::int64_t k : m.cutoffs) {
+          for (const std::size_t depth = depth_of(k, n); r < depth; ++r) {
+            if (relevant(grade[r])) sum += as_double(++so_far) / as_double(r + 1);
           }
           if (m.kind == MeasureKind::p) {
-            values.push_back(static_cast<double>(so_far) / static_cast<double>(k));
+            values.push_back(as_double(so_far) / as_double(k));
           } else if (num_rel == 0) {
             values.push_back(0.0);
           } else {
-            values.push_back((m.kind == MeasureKind::recall ? static_cast<double>(so_far) : sum) /
-                             static_cast<double>(num_rel));
+            values.push_back((m.kind == MeasureKind::recall ? as_double(so_far) : sum) /
+                             as_double(num_rel));
           }
         }
         break;
@@ -493,17 +669,18 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
       case MeasureKind::ndcg: {
         // Gain per grade: the grade itself unless overridden; ideal: every judged document of a
         // positive gain, best gain first (compared exactly, unlike trec_eval's integer compare).
-        std::vector<std::pair<double, long>> levels;  // (gain, documents at that grade)
-        const auto gain_of_grade = [&](long g) {
-          for (const auto& [lv, gain] : m.gains) {
-            if (lv == g) return gain;
-          }
-          return g >= 0 && g <= max_grade ? static_cast<double>(g) : 0.0;
+        const auto gain_of_grade = [&](std::int64_t g) {
+          const auto it = std::lower_bound(
+              m.gains.begin(), m.gains.end(), g,
+              [](const auto& entry, std::int64_t wanted) { return entry.first < wanted; });
+          if (it != m.gains.end() && it->first == g) return it->second;
+          return g >= 0 ? as_double(g) : 0.0;
         };
-        for (std::size_t g = 0; g < at_grade.size(); ++g) {
-          levels.emplace_back(gain_of_grade(static_cast<long>(g)), at_grade[g]);
-        }
-        std::sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<std::pair<double, std::int64_t>> levels;  // (gain, documents at that grade)
+        levels.reserve(qrels.grade_counts.size());
+        for (const auto& [g, count] : qrels.grade_counts) levels.emplace_back(gain_of_grade(g), count);
+        std::stable_sort(levels.begin(), levels.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
         double dcg = 0;
         for (std::size_t r = 0; r < n; ++r) {
           const double gain = grade[r] < 0 ? 0.0 : gain_of_grade(grade[r]);
@@ -513,28 +690,36 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
         std::size_t r = 0;
         for (const auto& [gain, count] : levels) {
           if (gain <= 0) break;
-          for (long c = 0; c < count; ++c, ++r) ideal += gain / discount(r);
+          for (std::int64_t c = 0; c < count; ++c, ++r) ideal += gain / discount(r);
         }
         values.push_back(ideal > 0 ? dcg / ideal : 0.0);
         break;
       }
       case MeasureKind::ndcg_cut: {
         // trec_eval's ndcg_cut uses the grades themselves as gains (its gain options apply to
-        // ndcg only).
+        // ndcg only). grade_counts is best grade first: the ideal ranking, run-length encoded.
         std::size_t r = 0;
         double dcg = 0;
-        std::vector<double> ideal_gains;
-        for (std::size_t g = at_grade.size(); g-- > 1;) {
-          for (long c = 0; c < at_grade[g]; ++c) ideal_gains.push_back(static_cast<double>(g));
-        }
         std::size_t ir = 0;
         double idcg = 0;
-        for (long k : m.cutoffs) {
-          for (; r < n && r < static_cast<std::size_t>(k); ++r) {
-            if (grade[r] > 0) dcg += static_cast<double>(grade[r]) / discount(r);
+        std::size_t level_index = 0;
+        std::int64_t used_of_level = 0;
+        for (std::int64_t k : m.cutoffs) {
+          for (const std::size_t depth = depth_of(k, n); r < depth; ++r) {
+            if (grade[r] > 0) dcg += as_double(grade[r]) / discount(r);
           }
-          for (; ir < ideal_gains.size() && ir < static_cast<std::size_t>(k); ++ir) {
-            idcg += ideal_gains[ir] / discount(ir);
+          const std::size_t ideal_depth = depth_of(k, SIZE_MAX);
+          while (ir < ideal_depth && level_index < qrels.grade_counts.size()) {
+            const auto& [g, count] = qrels.grade_counts[level_index];
+            if (g <= 0) break;
+            if (used_of_level == count) {
+              ++level_index;
+              used_of_level = 0;
+              continue;
+            }
+            idcg += as_double(g) / discount(ir);
+            ++ir;
+            ++used_of_level;
           }
           values.push_back(idcg > 0 ? dcg / idcg : dcg);
         }
@@ -554,7 +739,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   errors.append(reader.errors());
   errors.append(errors_);
   if (!errors.empty()) {
-    out.errors = errors.finish(Source::run);
+    out.errors = errors.finish();
     return out;
   }
   std::vector<std::string> missing;
@@ -605,8 +790,8 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     none.add(Source::run, 0, 0,
              "no query has both results and judgments: check that the query ids of the two "
              "files match");
-    out.errors = none.finish(Source::run);
-    out.warnings = warnings_.finish(Source::run);
+    out.errors = none.finish();
+    out.warnings = warnings_.finish();
     return out;
   }
   out.queries_averaged = options_.average_complete ? qrels_.queries().size() : out.per_query.size();
@@ -626,7 +811,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
                         " cannot be explained: it is not in both files");
     }
   }
-  out.warnings = warnings_.finish(Source::run);
+  out.warnings = warnings_.finish();
   out.ok = true;
   return out;
 }

@@ -65,10 +65,21 @@ TEST_CASE("judgments in set notation may span lines and keep their order") {
   CHECK(j.value.find("d25")->grade == 2.0);
 }
 
-TEST_CASE("digits outside the pairs of set notation are an error, not silently dropped") {
+TEST_CASE("text outside the pairs of set notation is an error, not silently dropped") {
   const auto j = parse_judgments("R = { [d1, 3], d5 3 }");
   REQUIRE(j.errors.items().size() == 1);
-  CHECK(j.errors.items()[0].column == 17);  // the '5' of d5
+  CHECK(j.errors.items()[0].column == 16);  // the 'd' of d5
+  CHECK(j.errors.items()[0].message.find("'d5 3'") != std::string::npos);
+  SUBCASE("letters too") {
+    const auto words = parse_judgments("R = { [d1, 3] and [d2, 1] }");
+    REQUIRE(words.errors.items().size() == 1);
+    CHECK(words.errors.items()[0].column == 15);
+  }
+  SUBCASE("the LaTeX form with its braces and dollars is accepted") {
+    const auto latex = parse_judgments("$R = \\{ [d_3, 3],\n [d_{25}, 2] \\}$.");
+    CHECK(latex.errors.empty());
+    CHECK(latex.value.items.size() == 2);
+  }
 }
 
 TEST_CASE("the same judgment twice is a warning, a conflicting one an error naming both lines") {

@@ -34,8 +34,11 @@ Request parse_args(const nlohmann::json& args) {
     const std::string a = args[i];
     if (a == "-q") r.per_query = true;
     else if (a == "-c") r.options.average_complete = true;
-    else if (a == "-l") r.options.relevance_level = std::stol(args[++i].get<std::string>());
-    else if (a == "-m") {
+    else if (a == "-l") {
+      if (auto e = set_eval_option(r.options, "relevanceLevel", args[++i].get<std::string>())) {
+        r.errors.push_back(*e);
+      }
+    } else if (a == "-m") {
       if (auto e = add_measure(r.options, args[++i].get<std::string>())) r.errors.push_back(*e);
     }
   }
@@ -143,10 +146,11 @@ TEST_CASE("measure names") {
   CHECK_FALSE(add_measure(o, "ndcg_cut.10"));  // merges with nDCG@10
   CHECK_FALSE(add_measure(o, "recall"));       // default cut-offs
   REQUIRE(o.measures.size() == 3);
-  CHECK(o.measures[0].cutoffs == std::vector<long>{5, 10, 20});
-  CHECK(o.measures[1].cutoffs == std::vector<long>{10});
+  CHECK(o.measures[0].cutoffs == std::vector<std::int64_t>{5, 10, 20});
+  CHECK(o.measures[1].cutoffs == std::vector<std::int64_t>{10});
   CHECK(o.measures[2].cutoffs.size() == 9);
-  for (const char* bad : {"P.0", "P.x", "map.3", "nDCG@", "ndcg.a=1", "ndcg.-1=2", "foo", "X@3"}) {
+  for (const char* bad : {"P.0", "P.x", "map.3", "nDCG@", "ndcg.a=1", "ndcg.-1=2", "foo", "X@3", "",
+                          " ", "ndcg.1=-5", "ndcg.1=1,1=2", "P.1e2", "P.9223372036854775808"}) {
     CAPTURE(bad);
     CHECK(add_measure(o, bad).has_value());
   }

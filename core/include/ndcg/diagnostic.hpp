@@ -6,6 +6,7 @@
 // column (0 when it is about the input as a whole), and a sentence meant for a student.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,8 +28,8 @@ struct Diagnostic {
 };
 
 // Collects diagnostics up to a limit, so that a million bad lines cost a hundred messages, not a
-// million. Once the limit is reached, further reports are counted; finish() appends one summary
-// diagnostic ("… and N more") if any were dropped.
+// million. Once the limit is reached, further reports are counted by source; finish() appends one
+// summary diagnostic ("… and N more") for each source that had some dropped.
 class DiagnosticList {
  public:
   static constexpr std::size_t kDefaultLimit = 100;
@@ -40,16 +41,20 @@ class DiagnosticList {
   // Appends every item of `other` (respecting this list's limit) and its dropped count.
   void append(const DiagnosticList& other);
 
-  bool empty() const { return items_.empty() && dropped_ == 0; }
-  std::size_t size() const { return items_.size() + dropped_; }
+  bool empty() const { return items_.empty() && dropped_total() == 0; }
+  std::size_t size() const { return items_.size() + dropped_total(); }
+  bool full() const { return items_.size() >= limit_; }
   const std::vector<Diagnostic>& items() const { return items_; }
 
-  // The collected diagnostics, with a closing "… and N more" note when some were dropped.
-  std::vector<Diagnostic> finish(Source summary_source) const;
+  // The collected diagnostics, with a closing "… and N more" note per source that lost some.
+  std::vector<Diagnostic> finish() const;
 
  private:
+  static constexpr std::size_t kSources = 5;
+  std::size_t dropped_total() const;
+
   std::size_t limit_;
-  std::size_t dropped_ = 0;
+  std::array<std::size_t, kSources> dropped_{};
   std::vector<Diagnostic> items_;
 };
 

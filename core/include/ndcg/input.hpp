@@ -45,6 +45,13 @@ struct Judgments {
   }
 };
 
+// Bounds on what the step-by-step view reads, the same in every build, so that no paste can
+// exhaust memory (the wasm core has at most 2 GB) and native and wasm accept the same inputs.
+// Beyond them the parsers report a located error; TREC files of any size go through trec.hpp.
+inline constexpr std::size_t kMaxPastedBytes = 32u << 20;   // per box
+inline constexpr std::size_t kMaxPastedEntries = 1'000'000;  // ranked documents, or judgments
+inline constexpr std::size_t kMaxDocIdBytes = 4096;
+
 template <class T>
 struct Parsed {
   T value;
@@ -60,8 +67,12 @@ struct Parsed {
 //     rows "| 1 | d ₁₂₃ (r: 1) | 1 |" included; a header line without digits is skipped with a
 //     warning). A grade note "(r: 1)" after the id counts as the grade if no grade column follows.
 // Document ids are normalised (normalise_doc_id). Grades must be finite decimal numbers.
-// Errors: a grade that is not a number, a row with too many fields. Warnings: a rank column that
-// does not match the row's position, ignored extra columns, a skipped header.
+// White space is ASCII or Unicode (space_length); a line of only white space is blank.
+// Errors: a grade that is not a number, an empty slot in a line of grades ("1, , 3"), a row with
+// too many fields, a document id that contains white space (after normalisation: "d1 0" from
+// "d1 0,5"), a control character or is longer than kMaxDocIdBytes, UTF-16 text, a text over
+// kMaxPastedBytes or more than kMaxPastedEntries documents. Warnings: a rank column that does
+// not match the row's position, ignored extra columns, a skipped header.
 Parsed<RankedList> parse_ranking(std::string_view text);
 
 // Parses relevance judgments, one of:
@@ -69,8 +80,9 @@ Parsed<RankedList> parse_ranking(std::string_view text);
 //   * lines "doc grade" (tab, comma or white space between), or TREC qrels lines
 //     "query iteration doc grade"; all qrels lines must name the same query.
 // Errors: a grade that is not a number, a wrong field count, conflicting grades for one
-// document (both lines named), more than one query. Warnings: a document judged twice with the
-// same grade.
+// document (both lines named), more than one query, text outside the pairs of set notation other
+// than "Name = {", "}", commas, '$' and white space, ids as for parse_ranking, the same size
+// limits. Warnings: a document judged twice with the same grade.
 Parsed<Judgments> parse_judgments(std::string_view text);
 
 }  // namespace ndcg

@@ -39,7 +39,8 @@ enum class IdealDepth : std::uint8_t {
 
 struct Options {
   GainKind gain = GainKind::linear;
-  std::vector<std::pair<double, double>> custom_gains;  // (grade, gain), used when gain == custom
+  // (grade, gain), sorted by grade, grades distinct; used when gain == custom.
+  std::vector<std::pair<double, double>> custom_gains;
   DiscountKind discount = DiscountKind::log2_rank_plus_1;
   double base = 2.0;  // log base of the Järvelin–Kekäläinen discount; must be > 1
   IdealFrom ideal = IdealFrom::judgments;

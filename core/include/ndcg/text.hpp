@@ -96,8 +96,41 @@ struct Field {
   std::uint32_t offset = 0;
 };
 
-// 1-based column, in code points, of byte `offset` of `line`.
+// 1-based column, in code points, of byte `offset` of `line`. Linear in `offset`: a parser that
+// locates many places on one line uses ColumnCursor instead.
 std::uint32_t column_of(std::string_view line, std::uint32_t offset);
+
+// Line and column of byte offsets within one text, found by walking forward from the last place
+// asked for, so that locating every token of a long line costs one pass over it, not one pass per
+// token. Asking for an earlier offset starts again from the top of the text.
+class ColumnCursor {
+ public:
+  explicit ColumnCursor(std::string_view text) : text_(text) {}
+
+  struct Place {
+    std::uint32_t line;
+    std::uint32_t column;
+  };
+  Place at(std::size_t offset);
+
+ private:
+  std::string_view text_;
+  std::size_t offset_ = 0;
+  std::size_t line_start_ = 0;
+  std::uint32_t line_ = 1;
+  std::uint32_t column_ = 1;
+};
+
+// Bytes taken by a white-space code point at byte `i` of `text`, or 0. White space here is what
+// a paste from a slide, a PDF or a word processor may contain between fields: ASCII space, tab,
+// form feed and vertical tab, and Unicode spaces (no-break, en/em and other fixed-width spaces,
+// ideographic space) and the invisible U+200B, U+2060 and U+FEFF.
+std::size_t space_length(std::string_view text, std::size_t i);
+
+// The first control character of `text` (U+0000-U+001F except tab, U+007F), as the byte offset,
+// or npos. Line breaks never reach a parser's line, so any control character there is binary
+// data or text in another encoding.
+std::size_t find_control(std::string_view text);
 
 // Splits one line into trimmed fields. The separator is chosen per line: '|' (a Markdown table
 // row; the empty cells before the first and after the last bar are dropped), else a tab, else a
@@ -107,6 +140,11 @@ std::vector<Field> split_fields(std::string_view line);
 
 // True for a line that is a Markdown table rule such as "|----|:---:|".
 bool is_table_rule(std::string_view line);
+
+// Parses a whole number written in digits, with an optional sign: "3", "-1", "+2". Returns
+// nullopt for anything else ("1.0", "1e2", "0x10", " 3"); `out_of_range` is set when the digits
+// do not fit a signed 64-bit integer.
+std::optional<std::int64_t> parse_integer(std::string_view text, bool* out_of_range = nullptr);
 
 // Parses a decimal number: optional sign, digits with an optional fraction, optional exponent.
 // Rejects everything else (hex, "inf", "nan", "1,5", trailing text). Returns nullopt when the
@@ -124,7 +162,12 @@ std::string normalise_doc_id(std::string_view text);
 // `field` is shortened to the text before the note. Returns nullopt if there is no note.
 std::optional<std::string_view> take_grade_note(std::string_view& field);
 
+// `text` without leading and trailing white space (space_length: ASCII and Unicode spaces).
 std::string_view trim(std::string_view text);
+
+// `text` without leading and trailing ASCII blanks (space, tab, form feed, vertical tab): the
+// white space of TREC files, which trec_eval splits on.
+std::string_view trim_ascii(std::string_view text);
 
 // Quotes user text for a message, shortening it to at most `max_code_points` code points and
 // replacing control characters and invalid UTF-8 with U+FFFD so a message is always printable.

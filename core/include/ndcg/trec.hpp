@@ -5,7 +5,13 @@
 //   * a run is ranked by score descending, ties broken by docno descending (byte compare); the
 //     rank column is ignored;
 //   * a document absent from the qrels, or judged with a negative grade, is not relevant;
-//   * binary measures count a document as relevant when its grade >= the relevance level (-l);
+//   * binary measures count a document as relevant when its grade >= the relevance level (-l),
+//     which is 0 or more (a document absent from the qrels is never relevant);
+//   * grades, the relevance level and cut-offs are signed 64-bit integers written in digits
+//     ("1e2" and "1.0" are errors, not 100 or 1), the same in every build;
+//   * a field holding a control character is an error; white space is ASCII, as trec_eval's;
+//   * what the readers keep is bounded by a memory limit (an error names the line where it was
+//     reached), so no file can exhaust the 2 GB of the wasm core;
 //   * the mean is over queries in both files, or with average_complete (-c) over every qrels
 //     query, a query without results counting 0. trec_eval 10.0 stops with an error when a qrels
 //     query has no results and -c is not given; here the query is left out with a warning.
@@ -35,17 +41,29 @@ namespace ndcg::trec {
 
 struct QueryQrels {
   struct Judged {
-    long grade;
+    std::int64_t grade;
     std::uint32_t line;
   };
   std::unordered_map<std::string, Judged> by_doc;
+  // Judged documents per grade, for grades >= 0, best grade first: sparse, so a grade of 10^18
+  // costs one entry (filled by QrelsReader::finish).
+  std::vector<std::pair<std::int64_t, std::int64_t>> grade_counts;
 };
 
+// What the readers and the evaluator may keep, estimated from what they hold; crossing it is a
+// located error. The wasm core has 2 GB in all.
+inline constexpr std::size_t kQrelsMemoryLimit = 512u << 20;
+inline constexpr std::size_t kRunMemoryLimit = 256u << 20;
+inline constexpr std::size_t kResultsMemoryLimit = 256u << 20;
+
 // Reads "qid iter docno grade" lines in chunks of any size. Errors (located, source qrels): a
-// wrong field count, a grade that is not a whole number, a document judged twice for a query
-// (both lines named), an empty file (at finish).
+// wrong field count, a grade that is not a whole number (or does not fit 64 bits), a control
+// character, a docno over kMaxDocIdBytes, a document judged twice for a query (both lines
+// named), more than `memory_limit` bytes kept, an empty file (at finish).
 class QrelsReader {
  public:
+  explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit) : memory_limit_(memory_limit) {}
+
   void feed(std::string_view chunk);
   void finish();
 
@@ -60,6 +78,9 @@ class QrelsReader {
   std::map<std::string, QueryQrels> queries_;
   DiagnosticList errors_;
   std::size_t judgments_ = 0;
+  std::size_t memory_limit_;
+  std::size_t kept_ = 0;  // estimated bytes held
+  bool stopped_ = false;  // the memory limit was reached
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -70,6 +91,7 @@ struct QueryRun {
   struct Doc {
     double score;
     std::uint32_t line;
+    std::uint32_t column;  // of the docno
     std::uint32_t offset;  // into `docnos`
     std::uint32_t length;
   };
@@ -88,8 +110,11 @@ class RunReader {
  public:
   using OnQuery = std::function<void(QueryRun&&)>;
 
-  RunReader(OnQuery on_query, bool buffer_all = false)
-      : on_query_(std::move(on_query)), buffer_all_(buffer_all) {}
+  // Errors as for QrelsReader (a score must be a finite decimal number), and more than
+  // `memory_limit` bytes held at once: one query's documents, or every query when buffer_all.
+  RunReader(OnQuery on_query, bool buffer_all = false,
+            std::size_t memory_limit = kRunMemoryLimit)
+      : on_query_(std::move(on_query)), buffer_all_(buffer_all), memory_limit_(memory_limit) {}
 
   void feed(std::string_view chunk);
   void finish();
@@ -113,6 +138,9 @@ class RunReader {
   std::string run_tag_;
   bool regroup_needed_ = false;
   bool any_line_ = false;
+  std::size_t memory_limit_;
+  std::size_t kept_ = 0;  // estimated bytes held: the open query, or all of them when buffering
+  bool stopped_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -124,9 +152,10 @@ enum class MeasureKind : std::uint8_t {
 
 struct Measure {
   MeasureKind kind;
-  std::vector<long> cutoffs;                       // P, recall, ndcg_cut, map_cut
-  std::vector<std::pair<long, double>> gains;      // ndcg: grade -> gain overrides
-  std::string parameters;                          // as written ("1=0.5,2=3"): trec_eval names the column with them
+  std::vector<std::int64_t> cutoffs;  // P, recall, ndcg_cut, map_cut: each >= 1
+  // ndcg: grade -> gain overrides (grades >= 0, gains finite and >= 0), sorted by grade
+  std::vector<std::pair<std::int64_t, double>> gains;
+  std::string parameters;  // as written ("1=0.5,2=3"): trec_eval names the column with them
 };
 
 // One output column: "P_10", "ndcg", "num_ret".
@@ -136,15 +165,26 @@ struct Column {
 };
 
 struct EvalOptions {
-  long relevance_level = 1;       // -l
-  bool average_complete = false;  // -c
-  std::vector<Measure> measures;  // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
-  std::string explain_query;      // also explain this query step by step (ndcg's conventions)
+  std::int64_t relevance_level = 1;  // -l; 0 or more
+  bool average_complete = false;     // -c
+  std::vector<Measure> measures;     // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
+  std::string explain_query;         // also explain this query step by step (ndcg's conventions)
+  std::size_t results_memory_limit = kResultsMemoryLimit;  // per-query values kept
 };
+
+// Sets one evaluation option from its text, as the JS API and the command line give it:
+//   relevanceLevel   a whole number >= 0 (-l)
+//   averageComplete  "true" | "false" (-c)
+//   explainQuery     a query id, or "" for none
+// Returns an error (source options) naming the option for an unknown name or a bad value;
+// `options` is then unchanged.
+std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view name,
+                                          std::string_view value);
 
 // Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3") or as
 // ir_measures does ("nDCG@10", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref"). Returns an
-// error (source options) for an unknown name or a bad parameter.
+// error (source options) for an empty or unknown name or a bad parameter (a cut-off that is not
+// a whole number >= 1, a negative or non-finite gain).
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view name);
 
 struct QueryValues {
@@ -178,6 +218,8 @@ class Evaluator {
 
  private:
   std::vector<double> evaluate(const QueryRun& run, const QueryQrels& qrels);
+  void explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                   const QueryQrels& qrels);
 
   const QrelsReader& qrels_;
   EvalOptions options_;
@@ -187,6 +229,8 @@ class Evaluator {
   DiagnosticList errors_;
   DiagnosticList warnings_;
   std::unordered_set<std::string> runs_without_qrels_;
+  std::size_t kept_ = 0;  // estimated bytes of results_ and runs_without_qrels_
+  bool overflow_reported_ = false;
 };
 
 // The whole pipeline over two complete texts (regrouping when needed).
