@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
-import { createReadStream, readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { createCalculator } from './index.mjs';
 
@@ -27,7 +30,7 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
 class UsageError extends Error {}
 
 function parseArguments(argv) {
-  const args = { perQuery: false, averageComplete: false, relevanceLevel: 1, measures: [], format: 'trec', explain: '', progress: false, files: [] };
+  const args = { perQuery: false, averageComplete: false, relevanceLevel: '1', measures: [], format: 'trec', explain: '', progress: false, files: [] };
   const value = (i, flag) => {
     if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
     return argv[i];
@@ -41,7 +44,7 @@ function parseArguments(argv) {
     else if (a === '-l' || a.startsWith('-l') && a.length > 2) {
       const text = a === '-l' ? value(++i, '-l') : a.slice(2);
       if (!/^-?\d+$/.test(text)) throw new UsageError(`-l takes a whole number, not '${text}'`);
-      args.relevanceLevel = Number(text);
+      args.relevanceLevel = text;  // as text: the core reads it as a 64-bit integer, exactly
     } else if (a === '-m' || a.startsWith('-m') && a.length > 2) {
       args.measures.push(a === '-m' ? value(++i, '-m') : a.slice(2));
     } else if (a === '--format' || a.startsWith('--format=')) {
@@ -63,7 +66,9 @@ function parseArguments(argv) {
 }
 
 async function sizeOf(path) {
-  return path === '-' ? 0 : (await stat(path)).size;
+  if (path === '-') return 0;
+  const info = await stat(path);
+  return info.isFile() ? info.size : 0;
 }
 
 /** Progress on stderr: one updating line on a terminal, a line per 10 % otherwise. */
@@ -80,21 +85,49 @@ function progressReporter(sizes) {
   };
 }
 
-/** A function returning a fresh iterable of the file's chunks; stdin is kept to be read again. */
+const CHUNK = 1 << 20;
+const spoolDirectories = [];
+
+/**
+ * Chunks of a stream that can be read only once (stdin, a pipe, /dev/fd/N), copied to a
+ * temporary file as they pass, so that a second reading (a run not grouped by query) comes from
+ * there. Memory holds one chunk, as for a file read by path.
+ */
+async function spooled(stream) {
+  const directory = await mkdtemp(join(tmpdir(), 'ndcg-calc-'));
+  spoolDirectories.push(directory);
+  const copy = join(directory, 'input');
+  let first = true;
+  return () => {
+    if (!first) return createReadStream(copy, { highWaterMark: CHUNK });
+    first = false;
+    return (async function* tee() {
+      const out = createWriteStream(copy);
+      try {
+        for await (const chunk of stream) {
+          if (!out.write(chunk)) await once(out, 'drain');
+          yield chunk;
+        }
+      } finally {
+        out.end();
+        await once(out, 'close');
+      }
+    })();
+  };
+}
+
+/** A function returning a fresh iterable of the file's chunks. Any readable path works. */
 async function opener(path) {
-  if (path === '-') {
-    const chunks = [];
-    for await (const chunk of process.stdin) chunks.push(chunk);
-    return () => chunks;
-  }
+  if (path === '-') return spooled(process.stdin);
+  let info;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`'${path}' is not a file`);
+    info = await stat(path);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
-  return () => createReadStream(path, { highWaterMark: 1 << 20 });
+  if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
+  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
+  return () => createReadStream(path, { highWaterMark: CHUNK });
 }
 
 function formatTsv(result, perQuery) {
@@ -154,12 +187,14 @@ async function main(argv) {
     trecText: args.format === 'trec' ? (args.perQuery ? 'per-query' : 'summary') : undefined,
   });
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
-  const fileOf = { qrels: args.files[0], run: args.files[1], options: 'option' };
-  const where = (d) => `${fileOf[d.source] ?? d.source}${d.line > 0 ? `:${d.line}${d.column > 0 ? `:${d.column}` : ''}` : ''}`;
-  for (const w of result.warnings) process.stderr.write(`ndcg-calc: warning: ${where(w)}: ${w.message}\n`);
+  const fileOf = { qrels: args.files[0], run: args.files[1] };
+  const where = (d) => (d.source === 'options' ? ''
+    : `${fileOf[d.source] ?? d.source}${d.line > 0 ? `:${d.line}${d.column > 0 ? `:${d.column}` : ''}` : ''}: `);
+  for (const w of result.warnings) process.stderr.write(`ndcg-calc: warning: ${where(w)}${w.message}\n`);
   if (!result.ok) {
-    for (const e of result.errors) process.stderr.write(`ndcg-calc: ${where(e)}: ${e.message}\n`);
-    return 1;
+    for (const e of result.errors) process.stderr.write(`ndcg-calc: ${where(e)}${e.message}\n`);
+    // A bad -m or -l is a usage error (2), like a bad flag; a bad file is an error in the data (1).
+    return result.errors.every((e) => e.source === 'options') ? 2 : 1;
   }
   if (args.explain && result.explanation) process.stdout.write(formatExplanation(args.explain, result.explanation));
   if (args.format === 'trec') {
@@ -174,4 +209,32 @@ async function main(argv) {
   return 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Whatever happens, one line on stderr and status 1 or 2: never a stack trace, never the wasm
+// module's source (Node prints the line of a throw, and the module is one long line).
+function fail(error) {
+  const message = String(error?.message ?? error).split('\n')[0].slice(0, 300);
+  process.stderr.write(`ndcg-calc: ${message}\n`);
+  process.exitCode = 1;
+}
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit();
+});
+process.on('unhandledRejection', (error) => {
+  fail(error);
+  process.exit();
+});
+// A reader that stops early (| head) is not a failure of ours.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  fail(error);
+});
+process.on('exit', () => {
+  for (const directory of spoolDirectories) rmSync(directory, { recursive: true, force: true });
+});
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  fail(error);
+}

@@ -65,7 +65,8 @@ std::optional<double> read_grade(std::string_view text, Source source, std::uint
                                  std::uint32_t column, DiagnosticList& errors,
                                  std::string_view what = "grade") {
   bool out_of_range = false;
-  if (auto value = parse_decimal(text, &out_of_range)) return value;
+  // "-0" is grade 0, not a negative zero that would print as "-0".
+  if (auto value = parse_decimal(text, &out_of_range)) return *value == 0 ? 0.0 : *value;
   std::string message = std::string(what) + " " + quote(text);
   if (text.empty()) {
     message = std::string(what) + " is missing";

@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -457,7 +458,7 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     if (m.cutoffs.empty()) {
       columns_.push_back(Column{m.parameters.empty() ? base : base + "_" + m.parameters, whole});
     } else {
-      for (long k : m.cutoffs) columns_.push_back(Column{base + "_" + std::to_string(k), false});
+      for (std::int64_t k : m.cutoffs) columns_.push_back(Column{base + "_" + std::to_string(k), false});
     }
   }
 }
@@ -692,7 +693,13 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
           if (gain <= 0) break;
           for (std::int64_t c = 0; c < count; ++c, ++r) ideal += gain / discount(r);
         }
-        values.push_back(ideal > 0 ? dcg / ideal : 0.0);
+        // A sum that overflowed would divide into a plausible-looking 0 or NaN: reported instead
+        // (Evaluator::add turns a non-finite value into an error naming the gains).
+        if (!std::isfinite(dcg) || !std::isfinite(ideal)) {
+          values.push_back(std::numeric_limits<double>::quiet_NaN());
+        } else {
+          values.push_back(ideal > 0 ? dcg / ideal : 0.0);
+        }
         break;
       }
       case MeasureKind::ndcg_cut: {

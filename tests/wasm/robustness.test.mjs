@@ -80,3 +80,36 @@ test('empty and blank input', () => {
     assert.equal(r.summary.ndcgAtK, 0);
   }
 });
+
+test('a core that fails returns an error value, and the next call gets a fresh core', async () => {
+  const { makeCalculator } = await import('../../wasm/api.mjs');
+  const trap = () => { throw new WebAssembly.RuntimeError('Aborted()'); };
+  const broken = { explain: trap, TrecSession: class { constructor() { trap(); } } };
+  const healthy = {
+    explain: () => ({ ok: false, errors: [{ source: 'ranking', line: 1, column: 1, message: 'fresh' }], warnings: [] }),
+  };
+  let restarts = 0;
+  const calculator = makeCalculator(broken, { restart: async () => { restarts += 1; return healthy; } });
+  const failed = calculator.explain({ ranking: 'd1' });
+  assert.equal(failed.ok, false);
+  assert.match(failed.errors[0].message, /core stopped on this input \(Aborted\(\)\).*Nothing you typed is lost/);
+  assert.equal(restarts, 1);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(calculator.explain({ ranking: 'd1' }).errors[0].message, 'fresh');
+  // Wrong argument types are still the caller's error, thrown.
+  assert.throws(() => calculator.explain({ ranking: 3 }), { name: 'CalculatorUsageError' });
+  const streamFailed = await makeCalculator(broken).evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: () => ['1 Q0 d 1 1 t\n'] });
+  assert.equal(streamFailed.ok, false);
+  assert.equal(streamFailed.errors[0].source, 'qrels');
+});
+
+test('a stream that fails while reading is an error naming the file, not a throw', async () => {
+  async function* broken() {
+    yield '1 Q0 d 1 1 t\n';
+    throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+  }
+  const r = await calc.evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: broken });
+  assert.equal(r.ok, false);
+  assert.equal(r.errors[0].source, 'run');
+  assert.match(r.errors[0].message, /run file could not be read: EACCES/);
+});
