@@ -32,18 +32,20 @@ test('ndcg-calc reads the run from stdin', () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
 for (const c of manifest.errors) {
-  test(`ndcg-calc: ${c.name} → located error, exit 1, nothing on stdout`, () => {
+  // A bad -m is a usage error (exit 2, no file named); a bad file an error in the data (exit 1).
+  const usage = c.errors.every((e) => e.source === 'options');
+  test(`ndcg-calc: ${c.name} → located error, exit ${usage ? 2 : 1}, nothing on stdout`, () => {
     const qrels = join(dir, 'test.qrels');
     const run = join(dir, 'test.run');
     writeFileSync(qrels, c.qrelsText);
     writeFileSync(run, c.runText);
     const r = ndcgCalc([...(c.args ?? []), qrels, run]);
-    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.status, usage ? 2 : 1, r.stderr);
     assert.equal(r.stdout, '');
     for (const e of c.errors) {
-      const file = { qrels, run, options: 'option' }[e.source];
-      const where = `${file}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}`;
-      assert.ok(r.stderr.includes(`ndcg-calc: ${where}: `) && r.stderr.includes(e.contains), r.stderr);
+      const file = { qrels, run }[e.source];
+      const where = file ? `${file}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}: ` : '';
+      assert.ok(r.stderr.includes(`ndcg-calc: ${where}`) && r.stderr.includes(e.contains), r.stderr);
     }
   });
 }
