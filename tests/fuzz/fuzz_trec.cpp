@@ -1,0 +1,32 @@
+// libFuzzer: a whole TREC evaluation: measures (one a line), qrels and run, separated by NUL;
+// the output formatted as trec_eval's text, and one query explained step by step.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz_common.hpp"
+#include "ndcg/trec.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto parts = ndcg::fuzz::pieces(data, size, 3);
+  ndcg::trec::EvalOptions options;
+  std::string_view measures = parts[0];
+  while (!measures.empty()) {
+    const std::size_t end = measures.find('\n');
+    const std::string_view name = measures.substr(0, end);
+    if (name.rfind("-l", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "relevanceLevel", name.substr(2));
+    } else if (name == "-c") {
+      options.average_complete = true;
+    } else if (name.rfind("-e", 0) == 0) {
+      options.explain_query.assign(name.substr(2));
+    } else {
+      (void)ndcg::trec::add_measure(options, name);
+    }
+    if (end == std::string_view::npos) break;
+    measures.remove_prefix(end + 1);
+  }
+  const ndcg::trec::Evaluation e = ndcg::trec::evaluate(parts[1], parts[2], options);
+  if (e.ok) (void)ndcg::trec::format_trec(e, true);
+  return 0;
+}

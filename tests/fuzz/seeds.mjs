@@ -1,0 +1,79 @@
+// Writes the fuzzers' seed inputs, one directory per target, from the cases every test layer
+// shares: tests/vectors, tests/trec and tests/bad-input (inputs up to 64 KB).
+// Usage: node tests/fuzz/seeds.mjs OUT_DIR
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { asBytes } from '../bad-input/inputs.mjs';
+
+const TESTS = fileURLToPath(new URL('..', import.meta.url));
+const out = process.argv[2];
+const MAX = 64 * 1024;
+const encoder = new TextEncoder();
+const seeds = { ranking: [], judgments: [], options: [], qrels: [], run: [], trec: [], explain: [] };
+
+const bytes = (value) => (typeof value === 'string' ? encoder.encode(value) : value);
+const joined = (...parts) => {
+  const list = parts.map(bytes);
+  const result = new Uint8Array(list.reduce((n, p) => n + p.length, 0) + Math.max(0, list.length - 1));
+  let at = 0;
+  list.forEach((p, i) => {
+    result.set(p, at);
+    at += p.length + (i + 1 < list.length ? 1 : 0);  // a NUL between pieces
+  });
+  return result;
+};
+const optionPieces = (options) => Object.entries(options ?? {}).flatMap(([k, v]) => [k, typeof v === 'object' ? Object.entries(v).map(([g, x]) => `${g}=${x}`).join(',') : String(v)]);
+
+for (const file of readdirSync(join(TESTS, 'vectors')).filter((f) => f.endsWith('.json'))) {
+  for (const c of JSON.parse(readFileSync(join(TESTS, 'vectors', file), 'utf8')).cases) {
+    seeds.ranking.push(c.ranking ?? '');
+    seeds.judgments.push(c.judgments ?? '');
+    seeds.options.push(joined(...optionPieces(c.options)));
+    seeds.explain.push(joined(c.ranking ?? '', c.judgments ?? '', optionPieces(c.options).reduce((s, x, i) => s + (i % 2 ? `=${x}\n` : x), '')));
+  }
+}
+const trecDir = join(TESTS, 'trec');
+const manifest = JSON.parse(readFileSync(join(trecDir, 'cases.json'), 'utf8'));
+for (const c of manifest.cases) {
+  const qrels = readFileSync(join(trecDir, c.qrels));
+  const run = readFileSync(join(trecDir, c.run));
+  seeds.qrels.push(qrels);
+  seeds.run.push(run);
+  const measures = [];
+  for (let i = 0; i < c.args.length; i++) {
+    if (c.args[i] === '-m') measures.push(c.args[++i]);
+    else if (c.args[i] === '-l') measures.push(`-l${c.args[++i]}`);
+    else if (c.args[i] === '-c') measures.push('-c');
+  }
+  seeds.trec.push(joined(measures.join('\n'), qrels, run));
+}
+for (const c of manifest.errors) seeds.trec.push(joined((c.args ?? []).filter((a) => a !== '-m').join('\n'), c.qrelsText, c.runText));
+for (const c of JSON.parse(readFileSync(join(TESTS, 'bad-input', 'cases.json'), 'utf8')).cases) {
+  if (c.explain) {
+    const ranking = asBytes(c.explain.ranking);
+    const judgments = asBytes(c.explain.judgments);
+    if (ranking.length + judgments.length > MAX) continue;
+    seeds.ranking.push(ranking);
+    seeds.judgments.push(judgments);
+    seeds.explain.push(joined(ranking, judgments, Object.entries(c.explain.options).map(([k, v]) => `${k}=${typeof v === 'string' ? v : ''}`).join('\n')));
+    seeds.options.push(joined(...Object.entries(c.explain.options).flatMap(([k, v]) => [k, typeof v === 'string' ? v : '1=1'])));
+  } else {
+    const qrels = asBytes(c.evaluate.qrels);
+    const run = asBytes(c.evaluate.run);
+    if (qrels.length + run.length > MAX) continue;
+    seeds.qrels.push(qrels);
+    seeds.run.push(run);
+    const flags = [...c.evaluate.measures];
+    if (c.evaluate.options.relevanceLevel !== undefined) flags.push(`-l${c.evaluate.options.relevanceLevel}`);
+    seeds.trec.push(joined(flags.join('\n'), qrels, run));
+    seeds.options.push(joined(...c.evaluate.measures.flatMap((m) => [m, ''])));
+  }
+}
+for (const [target, list] of Object.entries(seeds)) {
+  const dir = join(out, target);
+  mkdirSync(dir, { recursive: true });
+  list.forEach((seed, i) => writeFileSync(join(dir, `seed-${String(i).padStart(4, '0')}`), bytes(seed)));
+  console.log(`${target}: ${list.length} seeds`);
+}
