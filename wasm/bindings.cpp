@@ -63,12 +63,18 @@ val explanation_to_js(const ndcg::Explanation& e) {
 
   // Each numeric field of the rows becomes one typed array, named as in the JS API.
   static constexpr std::pair<const char*, double ndcg::StepRow::*> kNumbers[] = {
-      {"grade", &ndcg::StepRow::grade},         {"gain", &ndcg::StepRow::gain},
-      {"discount", &ndcg::StepRow::discount},   {"cg", &ndcg::StepRow::cg},
-      {"dcg", &ndcg::StepRow::dcg},             {"idealGrade", &ndcg::StepRow::ideal_grade},
-      {"idealGain", &ndcg::StepRow::ideal_gain}, {"idcg", &ndcg::StepRow::idcg},
-      {"ndcg", &ndcg::StepRow::ndcg},           {"roundedDcg", &ndcg::StepRow::rounded_dcg},
-      {"roundedIdcg", &ndcg::StepRow::rounded_idcg}, {"roundedNdcg", &ndcg::StepRow::rounded_ndcg},
+      {"grade", &ndcg::StepRow::grade},
+      {"gain", &ndcg::StepRow::gain},
+      {"discount", &ndcg::StepRow::discount},
+      {"cg", &ndcg::StepRow::cg},
+      {"dcg", &ndcg::StepRow::dcg},
+      {"idealGrade", &ndcg::StepRow::ideal_grade},
+      {"idealGain", &ndcg::StepRow::ideal_gain},
+      {"idcg", &ndcg::StepRow::idcg},
+      {"ndcg", &ndcg::StepRow::ndcg},
+      {"roundedDcg", &ndcg::StepRow::rounded_dcg},
+      {"roundedIdcg", &ndcg::StepRow::rounded_idcg},
+      {"roundedNdcg", &ndcg::StepRow::rounded_ndcg},
   };
   static constexpr std::pair<const char*, bool ndcg::StepRow::*> kFlags[] = {
       {"judged", &ndcg::StepRow::judged}, {"repeated", &ndcg::StepRow::repeated}};
@@ -152,7 +158,8 @@ class TrecSession {
     const auto option_count = keys["length"].as<unsigned>();
     for (unsigned i = 0; i < option_count; ++i) {
       const auto name = keys[i].as<std::string>();
-      if (auto error = ndcg::trec::set_eval_option(options_, name, options[name].as<std::string>())) {
+      if (auto error =
+              ndcg::trec::set_eval_option(options_, name, options[name].as<std::string>())) {
         option_errors_.add(std::move(*error));
       }
     }
@@ -214,7 +221,9 @@ class TrecSession {
   }
 
   // trec_eval's lines for the last result(), formatted by C's printf as trec_eval's are.
-  std::string formatTrec(bool per_query) const { return ndcg::trec::format_trec(evaluation_, per_query); }
+  std::string formatTrec(bool per_query) const {
+    return ndcg::trec::format_trec(evaluation_, per_query);
+  }
 
  private:
   void restart(bool buffer_all) {

@@ -6,11 +6,16 @@ namespace ndcg {
 
 std::string_view source_name(Source source) {
   switch (source) {
-    case Source::ranking: return "ranking";
-    case Source::judgments: return "judgments";
-    case Source::options: return "options";
-    case Source::qrels: return "qrels";
-    case Source::run: return "run";
+    case Source::ranking:
+      return "ranking";
+    case Source::judgments:
+      return "judgments";
+    case Source::options:
+      return "options";
+    case Source::qrels:
+      return "qrels";
+    case Source::run:
+      return "run";
   }
   return "ranking";
 }

@@ -224,7 +224,8 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
     warnings.add(Source::ranking, graded_outside_judgments.first_line, 0,
                  plural(graded_outside_judgments.count, "document is", "documents are") +
                      " graded in the ranking but not in the judgments and join the ideal "
-                     "ranking: " + graded_outside_judgments.names);
+                     "ranking: " +
+                     graded_outside_judgments.names);
   }
   if (negative.count > 0) {
     warnings.add(Source::ranking, negative.first_line, 0,
@@ -280,8 +281,9 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
   s.k = options.k == 0 ? static_cast<std::uint32_t>(n) : options.k;
   const std::size_t depth = std::min<std::size_t>(s.k, n);
   s.dcg_at_k = depth == 0 ? 0 : out.rows[depth - 1].dcg;
-  const std::size_t ideal_depth =
-      options.ideal_depth == IdealDepth::whole ? ideal.size() : std::min<std::size_t>(s.k, ideal.size());
+  const std::size_t ideal_depth = options.ideal_depth == IdealDepth::whole
+                                      ? ideal.size()
+                                      : std::min<std::size_t>(s.k, ideal.size());
   for (std::size_t i = 0; i < ideal_depth; ++i) s.idcg_at_k += ideal[i].gain / discount_of(i + 1);
   for (const IdealEntry& e : ideal) s.judged_relevant += e.gain > 0 ? 1 : 0;
   if (!std::isfinite(s.idcg_at_k) && errors.empty()) {
@@ -300,8 +302,8 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
   if (options.k > n && n > 0) {
     warnings.add(Source::options, 0, 0,
                  "k = " + std::to_string(options.k) + " is larger than the ranking (" +
-                     plural(n, "document", "documents") + "), so DCG@" +
-                     std::to_string(options.k) + " = DCG@" + std::to_string(n));
+                     plural(n, "document", "documents") + "), so DCG@" + std::to_string(options.k) +
+                     " = DCG@" + std::to_string(n));
   }
   if (s.idcg_at_k == 0 && n > 0) {
     warnings.add(Source::judgments, 0, 0,

@@ -33,8 +33,9 @@ bool has_digit(std::string_view text) {
 bool is_table_header(std::string_view line) {
   if (has_digit(line)) return false;
   static constexpr std::string_view kTitles[] = {
-      "rank", "n", "doc", "docno", "docid", "document", "id", "g", "gain", "rel", "relevance",
-      "grade", "cg", "dcg", "idcg", "ndcg", "score", "calculation", "log", "ig"};
+      "rank", "n",    "doc",   "docno",       "docid", "document", "id",
+      "g",    "gain", "rel",   "relevance",   "grade", "cg",       "dcg",
+      "idcg", "ndcg", "score", "calculation", "log",   "ig"};
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && !std::isalpha(static_cast<unsigned char>(line[i]))) ++i;
@@ -115,8 +116,8 @@ bool report_unreadable(std::string_view text, Source source, DiagnosticList& err
                    " MB per box. Evaluate large files as TREC qrels and runs instead");
     return true;
   }
-  if (text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
-                           (text[0] == '\xFE' && text[1] == '\xFF'))) {
+  if (text.size() >= 2 &&
+      ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'))) {
     errors.add(source, 1, 1,
                "this text is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 "
                "and paste or drop it again");
@@ -135,8 +136,8 @@ bool check_doc_id(const std::string& id, Source source, std::uint32_t line, std:
   }
   if (id.size() > kMaxDocIdBytes) {
     errors.add(source, line, column,
-               "the document id is " + std::to_string(id.size()) + " bytes long; ids are limited to " +
-                   std::to_string(kMaxDocIdBytes) + " bytes");
+               "the document id is " + std::to_string(id.size()) +
+                   " bytes long; ids are limited to " + std::to_string(kMaxDocIdBytes) + " bytes");
     return false;
   }
   if (const std::size_t at = find_control(id); at != std::string::npos) {
@@ -351,8 +352,8 @@ class RankingParser {
     if (note) {
       const std::uint32_t note_column =
           column_of(text, static_cast<std::uint32_t>(note->data() - text.data()));
-      auto noted = read_grade(*note, Source::ranking, number, note_column, result_.errors,
-                              "grade note");
+      auto noted =
+          read_grade(*note, Source::ranking, number, note_column, result_.errors, "grade note");
       if (!noted) {
         ok = false;
       } else if (!entry.grade) {
@@ -517,8 +518,8 @@ void parse_set_notation(std::string_view text, Parsed<Judgments>& out) {
     const auto grade_place =
         cursor.at(grade_text.empty() ? open + 1 + comma
                                      : static_cast<std::size_t>(grade_text.data() - text.data()));
-    if (auto grade = read_grade(grade_text, Source::judgments, grade_place.line,
-                                grade_place.column, out.errors)) {
+    if (auto grade = read_grade(grade_text, Source::judgments, grade_place.line, grade_place.column,
+                                out.errors)) {
       if (!builder.add(doc, *grade, grade_place.line, grade_place.column)) return;
     }
   }
@@ -556,12 +557,13 @@ class JudgmentLinesParser {
       doc = &fields[2];
       grade = &fields[3];
     } else {
-      const std::string what =
-          fields.size() == 1 ? "found only " + quote(fields[0].text)
-                             : "found " + std::to_string(fields.size()) + " fields";
+      const std::string what = fields.size() == 1
+                                   ? "found only " + quote(fields[0].text)
+                                   : "found " + std::to_string(fields.size()) + " fields";
       out_.errors.add(Source::judgments, number, 1,
                       "expected 'doc grade' (e.g. d3 3) or a qrels line 'query iteration doc "
-                      "grade', " + what);
+                      "grade', " +
+                          what);
       return;
     }
     const std::uint32_t column = column_of(text, grade->offset);

@@ -55,8 +55,8 @@ std::optional<Diagnostic> parse_gain_map(std::string_view text,
   sorted.reserve(map.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (k > 0 && map[order[k]].first == map[order[k - 1]].first) {
-      return option_error("gain", "grade " + quote(written[order[k]]) +
-                                      " appears twice in the custom gain map");
+      return option_error(
+          "gain", "grade " + quote(written[order[k]]) + " appears twice in the custom gain map");
     }
     sorted.push_back(map[order[k]]);
   }
@@ -88,16 +88,16 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     } else if (value == "jarvelin-kekalainen") {
       options.discount = DiscountKind::jarvelin_kekalainen;
     } else {
-      return option_error(name, "expected log2(rank+1) or jarvelin-kekalainen, got " +
-                                    quote(value));
+      return option_error(name,
+                          "expected log2(rank+1) or jarvelin-kekalainen, got " + quote(value));
     }
     return std::nullopt;
   }
   if (name == "base") {
     const auto base = parse_decimal(value);
     if (!base || !(*base > 1.0)) {
-      return option_error(name, "the log base must be a number greater than 1, got " +
-                                    quote(value));
+      return option_error(name,
+                          "the log base must be a number greater than 1, got " + quote(value));
     }
     options.base = *base;
     return std::nullopt;
@@ -129,8 +129,10 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     }
     const auto k = parse_decimal(value);
     if (!k || *k < 0 || *k != std::floor(*k) || *k > 4294967295.0) {
-      return option_error(name, "the cut-off must be a whole number such as 10 (0 means the "
-                                "whole ranking), got " + quote(value));
+      return option_error(name,
+                          "the cut-off must be a whole number such as 10 (0 means the "
+                          "whole ranking), got " +
+                              quote(value));
     }
     options.k = static_cast<std::uint32_t>(*k);
     return std::nullopt;
@@ -148,19 +150,21 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     }
     const auto d = parse_decimal(value);
     if (!d || *d < 0 || *d > 12 || *d != std::floor(*d)) {
-      return option_error(name, "expected a number of decimals from 0 to 12, or off, got " +
-                                    quote(value));
+      return option_error(
+          name, "expected a number of decimals from 0 to 12, or off, got " + quote(value));
     }
     options.round_before_dividing = static_cast<int>(*d);
     return std::nullopt;
   }
-  return option_error(name, "unknown option; the options are gain, discount, base, ideal, "
-                            "idealDepth, k, ndcgWhenIdcgZero and roundBeforeDividing");
+  return option_error(name,
+                      "unknown option; the options are gain, discount, base, ideal, "
+                      "idealDepth, k, ndcgWhenIdcgZero and roundBeforeDividing");
 }
 
 std::optional<double> gain_of(double grade, const Options& options) {
   switch (options.gain) {
-    case GainKind::linear: return grade;
+    case GainKind::linear:
+      return grade;
     case GainKind::exponential: {
       const double gain = std::exp2(grade) - 1.0;
       if (!std::isfinite(gain)) return std::nullopt;

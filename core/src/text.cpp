@@ -43,9 +43,15 @@ CodePoint decode(std::string_view s, std::size_t i) {
   return {value, length};
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // Length in bytes of a subscript digit (U+2080..U+2089) at `i`, or 0.
 std::size_t subscript_digit_at(std::string_view s, std::size_t i) {
@@ -100,7 +106,8 @@ void split_on(std::string_view line, char separator, std::vector<Field>& out) {
     const std::size_t stop = end == std::string_view::npos ? line.size() : end;
     std::string_view piece = line.substr(start, stop - start);
     const std::string_view trimmed = trim(piece);
-    const std::size_t lead = trimmed.empty() ? 0 : static_cast<std::size_t>(trimmed.data() - piece.data());
+    const std::size_t lead =
+        trimmed.empty() ? 0 : static_cast<std::size_t>(trimmed.data() - piece.data());
     out.push_back(Field{trimmed, static_cast<std::uint32_t>(start + lead)});
     if (end == std::string_view::npos) break;
     start = end + 1;
@@ -161,8 +168,8 @@ std::size_t space_length(std::string_view s, std::size_t i) {
     return b2 <= 0x8B || b2 == 0xAF ? 3 : 0;
   }
   if (b0 == 0xE2 && b1 == 0x81) return b2 == 0x9F || b2 == 0xA0 ? 3 : 0;  // U+205F, U+2060
-  if (b0 == 0xE3) return b1 == 0x80 && b2 == 0x80 ? 3 : 0;               // U+3000
-  if (b0 == 0xEF) return b1 == 0xBB && b2 == 0xBF ? 3 : 0;               // U+FEFF
+  if (b0 == 0xE3) return b1 == 0x80 && b2 == 0x80 ? 3 : 0;                // U+3000
+  if (b0 == 0xEF) return b1 == 0xBB && b2 == 0xBF ? 3 : 0;                // U+FEFF
   return 0;
 }
 
@@ -405,7 +412,8 @@ std::string quote(std::string_view text, std::size_t max_code_points) {
       break;
     }
     const CodePoint cp = decode(text, i);
-    const bool control = cp.value < 0x20 || cp.value == 0x7F || (cp.value >= 0x80 && cp.value < 0xA0);
+    const bool control =
+        cp.value < 0x20 || cp.value == 0x7F || (cp.value >= 0x80 && cp.value < 0xA0);
     append_utf8(out, control ? char32_t{0xFFFD} : cp.value);
     i += cp.length;
     ++count;

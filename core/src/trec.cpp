@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cinttypes>
 #include <climits>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
-#include <cmath>
-#include <cstdio>
 #include <numeric>
 
 #include "ndcg/options.hpp"
@@ -27,7 +27,9 @@ constexpr std::size_t kJudgmentOverhead = 96;
 constexpr std::size_t kRunDocOverhead = 32;
 constexpr std::size_t kQueryOverhead = 96;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
 
 // Splits on runs of spaces and tabs; returns the number of fields found (up to `max`), and
 // whether there were more.
@@ -49,7 +51,9 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
   return count;
 }
 
-std::string megabytes(std::size_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
+std::string megabytes(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MB";
+}
 
 std::string hex_code_point(unsigned char c) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -84,7 +88,9 @@ std::optional<std::int64_t> parse_parameter(std::string_view text, std::int64_t 
   return value;
 }
 
-bool is_ascii_blank_line(std::string_view text) { return trim_ascii(text).empty(); }
+bool is_ascii_blank_line(std::string_view text) {
+  return trim_ascii(text).empty();
+}
 
 // Splits `text` into exactly N fields, or reports how many it found against `layout`.
 template <std::size_t N>
@@ -163,7 +169,8 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
     return;
   }
   ++judgments_;
-  kept_ += f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  kept_ +=
+      f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
   if (kept_ > memory_limit_) {
     errors_.add(Source::qrels, number, 0,
                 "the qrels need more than " + megabytes(memory_limit_) +
@@ -275,12 +282,18 @@ struct MeasureName {
 };
 
 constexpr MeasureName kTrecNames[] = {
-    {"num_ret", MeasureKind::num_ret, false}, {"num_rel", MeasureKind::num_rel, false},
-    {"num_rel_ret", MeasureKind::num_rel_ret, false}, {"map", MeasureKind::map, false},
-    {"Rprec", MeasureKind::rprec, false}, {"bpref", MeasureKind::bpref, false},
-    {"recip_rank", MeasureKind::recip_rank, false}, {"P", MeasureKind::p, true},
-    {"recall", MeasureKind::recall, true}, {"ndcg", MeasureKind::ndcg, false},
-    {"ndcg_cut", MeasureKind::ndcg_cut, true}, {"map_cut", MeasureKind::map_cut, true},
+    {"num_ret", MeasureKind::num_ret, false},
+    {"num_rel", MeasureKind::num_rel, false},
+    {"num_rel_ret", MeasureKind::num_rel_ret, false},
+    {"map", MeasureKind::map, false},
+    {"Rprec", MeasureKind::rprec, false},
+    {"bpref", MeasureKind::bpref, false},
+    {"recip_rank", MeasureKind::recip_rank, false},
+    {"P", MeasureKind::p, true},
+    {"recall", MeasureKind::recall, true},
+    {"ndcg", MeasureKind::ndcg, false},
+    {"ndcg_cut", MeasureKind::ndcg_cut, true},
+    {"map_cut", MeasureKind::map_cut, true},
 };
 
 const std::vector<std::int64_t> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
@@ -301,7 +314,8 @@ void merge(EvalOptions& options, Measure measure) {
   for (Measure& m : options.measures) {
     if (m.kind != measure.kind) continue;
     for (std::int64_t c : measure.cutoffs) {
-      if (std::find(m.cutoffs.begin(), m.cutoffs.end(), c) == m.cutoffs.end()) m.cutoffs.push_back(c);
+      if (std::find(m.cutoffs.begin(), m.cutoffs.end(), c) == m.cutoffs.end())
+        m.cutoffs.push_back(c);
     }
     std::sort(m.cutoffs.begin(), m.cutoffs.end());
     for (const auto& g : measure.gains) m.gains.push_back(g);
@@ -338,7 +352,8 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     return std::nullopt;
   }
   if (name == "averageComplete") {
-    if (value != "true" && value != "false") return error("expected true or false, got " + quote(value));
+    if (value != "true" && value != "false")
+      return error("expected true or false, got " + quote(value));
     options.average_complete = value == "true";
     return std::nullopt;
   }
@@ -361,22 +376,29 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
     const auto k = parse_parameter(name.substr(at + 1), 1);
     if (!k) return measure_error(name, "the cut-off after '@' must be a whole number ≥ 1");
     MeasureKind kind;
-    if (base == "nDCG") kind = MeasureKind::ndcg_cut;
-    else if (base == "AP") kind = MeasureKind::map_cut;
-    else if (base == "P") kind = MeasureKind::p;
-    else if (base == "R") kind = MeasureKind::recall;
-    else return measure_error(name, "unknown measure; with '@' use nDCG, AP, P or R");
+    if (base == "nDCG")
+      kind = MeasureKind::ndcg_cut;
+    else if (base == "AP")
+      kind = MeasureKind::map_cut;
+    else if (base == "P")
+      kind = MeasureKind::p;
+    else if (base == "R")
+      kind = MeasureKind::recall;
+    else
+      return measure_error(name, "unknown measure; with '@' use nDCG, AP, P or R");
     merge(options, Measure{kind, {*k}, {}, {}});
     return std::nullopt;
   }
   if (name == "nDCG") return merge(options, Measure{MeasureKind::ndcg, {}, {}, {}}), std::nullopt;
   if (name == "AP") return merge(options, Measure{MeasureKind::map, {}, {}, {}}), std::nullopt;
-  if (name == "RR") return merge(options, Measure{MeasureKind::recip_rank, {}, {}, {}}), std::nullopt;
+  if (name == "RR")
+    return merge(options, Measure{MeasureKind::recip_rank, {}, {}, {}}), std::nullopt;
   if (name == "Bpref") return merge(options, Measure{MeasureKind::bpref, {}, {}, {}}), std::nullopt;
 
   const std::size_t dot = name.find('.');
   const std::string_view base = name.substr(0, dot);
-  const std::string_view params = dot == std::string_view::npos ? std::string_view() : name.substr(dot + 1);
+  const std::string_view params =
+      dot == std::string_view::npos ? std::string_view() : name.substr(dot + 1);
   for (const MeasureName& m : kTrecNames) {
     if (m.name != base) continue;
     Measure measure{m.kind, {}, {}, {}};
@@ -390,8 +412,8 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
           if (end == std::string_view::npos) end = params.size();
           const auto k = parse_parameter(params.substr(i, end - i), 1);
           if (!k) {
-            return measure_error(name, "cut-offs must be whole numbers ≥ 1, e.g. " +
-                                           std::string(base) + ".5,10");
+            return measure_error(
+                name, "cut-offs must be whole numbers ≥ 1, e.g. " + std::string(base) + ".5,10");
           }
           measure.cutoffs.push_back(*k);
           i = end + 1;
@@ -409,8 +431,9 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
         const auto gain =
             eq == std::string_view::npos ? std::nullopt : parse_decimal(pair.substr(eq + 1));
         if (!level || !gain) {
-          return measure_error(name, "gains are written grade=gain with a whole grade ≥ 0, e.g. "
-                                     "ndcg.1=0.5,2=3");
+          return measure_error(name,
+                               "gains are written grade=gain with a whole grade ≥ 0, e.g. "
+                               "ndcg.1=0.5,2=3");
         }
         if (*gain < 0) {
           return measure_error(name, "the gain of grade " + std::to_string(*level) +
@@ -424,8 +447,8 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
                        [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t g = 1; g < measure.gains.size(); ++g) {
         if (measure.gains[g].first == measure.gains[g - 1].first) {
-          return measure_error(name, "grade " + std::to_string(measure.gains[g].first) +
-                                         " is given two gains");
+          return measure_error(
+              name, "grade " + std::to_string(measure.gains[g].first) + " is given two gains");
         }
       }
       measure.parameters.assign(params);
@@ -458,7 +481,8 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     if (m.cutoffs.empty()) {
       columns_.push_back(Column{m.parameters.empty() ? base : base + "_" + m.parameters, whole});
     } else {
-      for (std::int64_t k : m.cutoffs) columns_.push_back(Column{base + "_" + std::to_string(k), false});
+      for (std::int64_t k : m.cutoffs)
+        columns_.push_back(Column{base + "_" + std::to_string(k), false});
     }
   }
 }
@@ -484,8 +508,8 @@ void Evaluator::add(QueryRun&& run) {
   }
   if (kept_ > options_.results_memory_limit && !errors_.full()) {
     errors_.add(Source::run, first_line, 0,
-                "the per-query results need more than " +
-                    megabytes(options_.results_memory_limit) + " of memory by this query (" +
+                "the per-query results need more than " + megabytes(options_.results_memory_limit) +
+                    " of memory by this query (" +
                     std::to_string(results_.size() + runs_without_qrels_.size()) +
                     " queries); evaluate fewer queries or measures at a time");
     options_.results_memory_limit = SIZE_MAX;  // reported once
@@ -566,15 +590,17 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
         const auto& later = first.line < d.line ? d : first;
         const auto& earlier = first.line < d.line ? first : d;
         errors_.add(Source::run, later.line, later.column,
-                    "document " + quote(docno) + " is retrieved twice for query " +
-                        quote(run.qid) + " (lines " + std::to_string(earlier.line) + " and " +
+                    "document " + quote(docno) + " is retrieved twice for query " + quote(run.qid) +
+                        " (lines " + std::to_string(earlier.line) + " and " +
                         std::to_string(later.line) + "); trec_eval rejects this, keep one line");
         return {};
       }
       key.assign(docno);
       const auto j = qrels.by_doc.find(key);
-      if (j == qrels.by_doc.end()) grade[r] = kNotInPool;
-      else grade[r] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
+      if (j == qrels.by_doc.end())
+        grade[r] = kNotInPool;
+      else
+        grade[r] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
     }
   }
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
@@ -593,8 +619,12 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
   values.reserve(columns_.size());
   for (const Measure& m : options_.measures) {
     switch (m.kind) {
-      case MeasureKind::num_ret: values.push_back(as_double(n)); break;
-      case MeasureKind::num_rel: values.push_back(as_double(num_rel)); break;
+      case MeasureKind::num_ret:
+        values.push_back(as_double(n));
+        break;
+      case MeasureKind::num_rel:
+        values.push_back(as_double(num_rel));
+        break;
       case MeasureKind::num_rel_ret: {
         std::int64_t count = 0;
         for (std::int64_t g : grade) count += relevant(g) ? 1 : 0;
@@ -679,7 +709,8 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
         };
         std::vector<std::pair<double, std::int64_t>> levels;  // (gain, documents at that grade)
         levels.reserve(qrels.grade_counts.size());
-        for (const auto& [g, count] : qrels.grade_counts) levels.emplace_back(gain_of_grade(g), count);
+        for (const auto& [g, count] : qrels.grade_counts)
+          levels.emplace_back(gain_of_grade(g), count);
         std::stable_sort(levels.begin(), levels.end(),
                          [](const auto& a, const auto& b) { return a.first > b.first; });
         double dcg = 0;
@@ -779,17 +810,20 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   };
   if (!missing.empty()) {
     warnings_.add(Source::qrels, 0, 0,
-                  std::to_string(missing.size()) + " qrels quer" + (missing.size() == 1 ? "y has" : "ies have") +
-                      " no results and " + (missing.size() == 1 ? "is" : "are") +
+                  std::to_string(missing.size()) + " qrels quer" +
+                      (missing.size() == 1 ? "y has" : "ies have") + " no results and " +
+                      (missing.size() == 1 ? "is" : "are") +
                       " left out of the mean (-c counts them as 0; trec_eval 10.0 stops with an "
-                      "error instead): " + list(missing));
+                      "error instead): " +
+                      list(missing));
   }
   if (!runs_without_qrels_.empty()) {
     std::vector<std::string> ids(runs_without_qrels_.begin(), runs_without_qrels_.end());
     std::sort(ids.begin(), ids.end());
     warnings_.add(Source::run, 0, 0,
-                  std::to_string(ids.size()) + " run quer" + (ids.size() == 1 ? "y has" : "ies have") +
-                      " no judgments and " + (ids.size() == 1 ? "is" : "are") +
+                  std::to_string(ids.size()) + " run quer" +
+                      (ids.size() == 1 ? "y has" : "ies have") + " no judgments and " +
+                      (ids.size() == 1 ? "is" : "are") +
                       " not evaluated, as in trec_eval: " + list(ids));
   }
   if (out.per_query.empty()) {
@@ -823,7 +857,8 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   return out;
 }
 
-Evaluation evaluate(std::string_view qrels_text, std::string_view run_text, const EvalOptions& options) {
+Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
+                    const EvalOptions& options) {
   QrelsReader qrels;
   qrels.feed(qrels_text);
   qrels.finish();

@@ -5,10 +5,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
@@ -95,7 +94,8 @@ void check_errors(const std::vector<Diagnostic>& errors, const json& expect) {
   const json& want = expect["errors"];
   REQUIRE(errors.size() >= want.size());
   for (std::size_t i = 0; i < want.size(); ++i) check_diagnostic(errors[i], want[i]);
-  if (expect.contains("errorCount")) CHECK(errors.size() == expect["errorCount"].get<std::size_t>());
+  if (expect.contains("errorCount"))
+    CHECK(errors.size() == expect["errorCount"].get<std::size_t>());
   if (expect.contains("lastError")) check_diagnostic(errors.back(), expect["lastError"]);
 }
 
@@ -103,14 +103,16 @@ void check_warnings(const std::vector<Diagnostic>& warnings, const json& expect)
   const json wanted = expect.value("warnings", json::array());
   for (const json& w : wanted) {
     bool found = false;
-    for (const Diagnostic& d : warnings) found = found || d.message.find(w.get<std::string>()) != std::string::npos;
+    for (const Diagnostic& d : warnings)
+      found = found || d.message.find(w.get<std::string>()) != std::string::npos;
     CHECK_MESSAGE(found, "no warning contains " << w);
   }
 }
 
 void run_explain(const json& request, const json& expect) {
   std::vector<OptionValue> options;
-  for (const auto& [name, value] : request["options"].items()) options.push_back({name, build(value)});
+  for (const auto& [name, value] : request["options"].items())
+    options.push_back({name, build(value)});
   const Explanation r = explain(build(request["ranking"]), build(request["judgments"]), options);
   REQUIRE(r.ok == expect["ok"].get<bool>());
   if (!r.ok) {
@@ -121,12 +123,14 @@ void run_explain(const json& request, const json& expect) {
   if (expect.contains("docs")) {
     const json& docs = expect["docs"];
     REQUIRE(r.rows.size() >= docs.size());
-    for (std::size_t i = 0; i < docs.size(); ++i) CHECK(r.rows[i].doc.value_or("") == docs[i].get<std::string>());
+    for (std::size_t i = 0; i < docs.size(); ++i)
+      CHECK(r.rows[i].doc.value_or("") == docs[i].get<std::string>());
   }
   if (expect.contains("grades")) {
     const json& grades = expect["grades"];
     REQUIRE(r.rows.size() >= grades.size());
-    for (std::size_t i = 0; i < grades.size(); ++i) CHECK(r.rows[i].grade == grades[i].get<double>());
+    for (std::size_t i = 0; i < grades.size(); ++i)
+      CHECK(r.rows[i].grade == grades[i].get<double>());
   }
   if (expect.contains("ndcgAtK")) {
     CHECK(r.summary.ndcg_at_k == doctest::Approx(expect["ndcgAtK"].get<double>()).epsilon(1e-9));
@@ -141,14 +145,16 @@ void run_evaluate(const json& request, const json& expect) {
     if (auto e = trec::add_measure(options, m.get<std::string>())) option_errors.add(*e);
   }
   for (const auto& [name, value] : request["options"].items()) {
-    if (auto e = trec::set_eval_option(options, name, value.get<std::string>())) option_errors.add(*e);
+    if (auto e = trec::set_eval_option(options, name, value.get<std::string>()))
+      option_errors.add(*e);
   }
   if (!option_errors.empty()) {
     REQUIRE_FALSE(expect["ok"].get<bool>());
     check_errors(option_errors.finish(), expect);
     return;
   }
-  const trec::Evaluation e = trec::evaluate(build(request["qrels"]), build(request["run"]), options);
+  const trec::Evaluation e =
+      trec::evaluate(build(request["qrels"]), build(request["run"]), options);
   REQUIRE(e.ok == expect["ok"].get<bool>());
   if (!e.ok) {
     check_errors(e.errors, expect);

@@ -1,8 +1,8 @@
+#include "ndcg/explain.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
-
-#include "ndcg/explain.hpp"
 
 using namespace ndcg;
 

@@ -1,11 +1,12 @@
-#include <doctest/doctest.h>
-
 #include "ndcg/input.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace ndcg;
 
 TEST_CASE("a single line of three or more numbers is a vector of grades") {
-  for (const char* text : {"1 0 1 0 0 3", "1, 0, 1, 0, 0, 3", "G = (1, 0, 1, 0, 0, 3)", "[1,0,1,0,0,3]"}) {
+  for (const char* text :
+       {"1 0 1 0 0 3", "1, 0, 1, 0, 0, 3", "G = (1, 0, 1, 0, 0, 3)", "[1,0,1,0,0,3]"}) {
     CAPTURE(text);
     const auto r = parse_ranking(text);
     CHECK(r.errors.empty());

@@ -1,8 +1,8 @@
+#include "ndcg/options.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
-
-#include "ndcg/options.hpp"
 
 using namespace ndcg;
 

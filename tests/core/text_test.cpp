@@ -1,10 +1,10 @@
+#include "ndcg/text.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "ndcg/text.hpp"
 
 using namespace ndcg;
 
@@ -14,14 +14,17 @@ std::vector<std::pair<std::string, std::uint32_t>> split_in_chunks(std::string_v
   std::vector<std::pair<std::string, std::uint32_t>> lines;
   LineSplitter splitter;
   auto on_line = [&](std::string_view line, std::uint32_t n) { lines.emplace_back(line, n); };
-  for (std::size_t i = 0; i < text.size(); i += chunk) splitter.feed(text.substr(i, chunk), on_line);
+  for (std::size_t i = 0; i < text.size(); i += chunk)
+    splitter.feed(text.substr(i, chunk), on_line);
   splitter.finish(on_line);
   return lines;
 }
 }  // namespace
 
 TEST_CASE("LineSplitter gives the same lines whatever the chunk size") {
-  const std::string text = "\xEF\xBB\xBF" "first\r\nsecond\rthird\n\nlast";
+  const std::string text =
+      "\xEF\xBB\xBF"
+      "first\r\nsecond\rthird\n\nlast";
   const std::vector<std::pair<std::string, std::uint32_t>> expected = {
       {"first", 1}, {"second", 2}, {"third", 3}, {"", 4}, {"last", 5}};
   for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
@@ -31,7 +34,8 @@ TEST_CASE("LineSplitter gives the same lines whatever the chunk size") {
 }
 
 TEST_CASE("a CR at the end of one chunk and LF at the start of the next end one line") {
-  CHECK(split_in_chunks("a\r\nb", 2) == std::vector<std::pair<std::string, std::uint32_t>>{{"a", 1}, {"b", 2}});
+  CHECK(split_in_chunks("a\r\nb", 2) ==
+        std::vector<std::pair<std::string, std::uint32_t>>{{"a", 1}, {"b", 2}});
 }
 
 TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
@@ -41,7 +45,8 @@ TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
   CHECK(parse_decimal("2.") == 2.0);
   CHECK(parse_decimal("1e3") == 1000.0);
   CHECK(parse_decimal("+1E-2") == doctest::Approx(0.01));
-  for (const char* bad : {"", "-", ".", "e3", "1e", "0x10", "inf", "nan", "1,5", "1.5.2", " 1", "1 "}) {
+  for (const char* bad :
+       {"", "-", ".", "e3", "1e", "0x10", "inf", "nan", "1,5", "1.5.2", " 1", "1 "}) {
     CAPTURE(bad);
     CHECK_FALSE(parse_decimal(bad).has_value());
   }
@@ -90,7 +95,7 @@ TEST_CASE("split_fields picks the separator of the line") {
 }
 
 TEST_CASE("columns count code points, not bytes") {
-  CHECK(column_of("d₁₂ x", 7) == 4);  // 'd' + two 3-byte subscripts + space
+  CHECK(column_of("d₁₂ x", 7) == 4);       // 'd' + two 3-byte subscripts + space
   CHECK(column_of("\xFF\xFE x", 3) == 4);  // invalid bytes count one column each
 }
 
@@ -104,7 +109,10 @@ TEST_CASE("grade notes are taken off a document field") {
 
 TEST_CASE("quote makes any bytes printable and short") {
   CHECK(quote("x") == "'x'");
-  CHECK(quote("a\x01" "b") == "'a\xEF\xBF\xBD" "b'");
+  CHECK(quote("a\x01"
+              "b") ==
+        "'a\xEF\xBF\xBD"
+        "b'");
   CHECK(quote("\xC3") == "'\xEF\xBF\xBD'");
   CHECK(quote(std::string(100, 'a'), 5) == "'aaaaa…'");
 }

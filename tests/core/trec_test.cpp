@@ -1,12 +1,11 @@
 // tests/trec/cases.json: our trec_eval-format output must equal trec_eval 10.0's byte for byte.
+#include "ndcg/trec.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
-
-#include "ndcg/trec.hpp"
+#include <sstream>
 
 using namespace ndcg;
 using namespace ndcg::trec;
@@ -32,8 +31,10 @@ Request parse_args(const nlohmann::json& args) {
   Request r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
-    if (a == "-q") r.per_query = true;
-    else if (a == "-c") r.options.average_complete = true;
+    if (a == "-q")
+      r.per_query = true;
+    else if (a == "-c")
+      r.options.average_complete = true;
     else if (a == "-l") {
       if (auto e = set_eval_option(r.options, "relevanceLevel", args[++i].get<std::string>())) {
         r.errors.push_back(*e);
@@ -48,7 +49,8 @@ Request parse_args(const nlohmann::json& args) {
 Evaluation evaluate_in_chunks(std::string_view qrels_text, std::string_view run_text,
                               const EvalOptions& options, std::size_t chunk) {
   QrelsReader qrels;
-  for (std::size_t i = 0; i < qrels_text.size(); i += chunk) qrels.feed(qrels_text.substr(i, chunk));
+  for (std::size_t i = 0; i < qrels_text.size(); i += chunk)
+    qrels.feed(qrels_text.substr(i, chunk));
   qrels.finish();
   for (bool buffer_all : {false, true}) {
     Evaluator evaluator(qrels, options);
@@ -101,8 +103,8 @@ TEST_CASE("malformed TREC files give located errors and no partial result") {
     Request request = parse_args(c.value("args", nlohmann::json::array()));
     std::vector<Diagnostic> errors = request.errors;
     if (errors.empty()) {
-      const Evaluation e = evaluate(c["qrelsText"].get<std::string>(), c["runText"].get<std::string>(),
-                                    request.options);
+      const Evaluation e = evaluate(c["qrelsText"].get<std::string>(),
+                                    c["runText"].get<std::string>(), request.options);
       CHECK_FALSE(e.ok);
       CHECK(e.per_query.empty());
       CHECK(e.mean.empty());

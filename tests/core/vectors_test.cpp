@@ -1,8 +1,9 @@
 // Every case of tests/vectors/*.json, checked against the core directly.
-#include <cmath>
+#include "vectors.hpp"
+
 #include <doctest/doctest.h>
 
-#include "vectors.hpp"
+#include <cmath>
 
 namespace ndcg::test {
 namespace {
@@ -72,8 +73,8 @@ TEST_CASE("every shared vector gives its expected table, summary and diagnostics
     const auto& c = vc.data;
     const std::string name = vc.file + ": " + c["name"].get<std::string>();  // named for CAPTURE
     CAPTURE(name);
-    const Explanation r = explain(c["ranking"].get<std::string>(), c["judgments"].get<std::string>(),
-                                  option_values(c["options"]));
+    const Explanation r = explain(c["ranking"].get<std::string>(),
+                                  c["judgments"].get<std::string>(), option_values(c["options"]));
     const auto& expect = c["expect"];
     REQUIRE(r.ok == expect["ok"].get<bool>());
     if (!r.ok) {
@@ -108,10 +109,11 @@ TEST_CASE("every shared vector gives its expected table, summary and diagnostics
     // The values printed in the seed documents: 4 decimals, or as rounded on the page.
     for (const auto& g : c.value("golden", nlohmann::json::array())) {
       const std::string golden = g.dump();
-    CAPTURE(golden);
+      CAPTURE(golden);
       const std::string field = g["field"];
-      const double actual = g.contains("rank") ? field_of(r.rows.at(g["rank"].get<std::size_t>() - 1), field)
-                                               : summary_field(r.summary, field);
+      const double actual = g.contains("rank")
+                                ? field_of(r.rows.at(g["rank"].get<std::size_t>() - 1), field)
+                                : summary_field(r.summary, field);
       if (g.contains("decimals")) {
         CHECK(round_to(actual, g["decimals"].get<int>()) ==
               doctest::Approx(g["value"].get<double>()).epsilon(1e-12));

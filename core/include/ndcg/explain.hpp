@@ -21,14 +21,14 @@ namespace ndcg {
 // One rank of the step-by-step table. Everything is full precision; rounding is for display.
 struct StepRow {
   std::uint32_t rank = 0;
-  std::optional<std::string> doc;  // absent for a bare list of grades
-  double grade = 0;                // the grade used (0 for an unjudged document)
-  bool judged = false;             // the grade came from the judgments or the ranking itself
-  bool repeated = false;           // the document was already ranked higher up (gain 0)
-  double gain = 0;                 // G[r]; 0 for a repeat of a document already ranked
-  double discount = 1;             // G[r] is divided by this
-  double cg = 0;                   // sum of G[1..r]
-  double dcg = 0;                  // sum of G[i] / discount(i), i = 1..r
+  std::optional<std::string> doc;        // absent for a bare list of grades
+  double grade = 0;                      // the grade used (0 for an unjudged document)
+  bool judged = false;                   // the grade came from the judgments or the ranking itself
+  bool repeated = false;                 // the document was already ranked higher up (gain 0)
+  double gain = 0;                       // G[r]; 0 for a repeat of a document already ranked
+  double discount = 1;                   // G[r] is divided by this
+  double cg = 0;                         // sum of G[1..r]
+  double dcg = 0;                        // sum of G[i] / discount(i), i = 1..r
   std::optional<std::string> ideal_doc;  // the document at rank r of the ideal ranking
   double ideal_grade = 0;                // 0 past the last judged document (padding)
   double ideal_gain = 0;
@@ -54,16 +54,16 @@ struct Summary {
   double rounded_dcg_at_k = 0;  // as StepRow, when Options::round_before_dividing is set
   double rounded_idcg_at_k = 0;
   double rounded_ndcg_at_k = 0;
-  std::uint32_t judged_relevant = 0;  // documents with a positive gain in the ideal ranking
+  std::uint32_t judged_relevant = 0;    // documents with a positive gain in the ideal ranking
   std::optional<int> rounded_decimals;  // Options::round_before_dividing, when set
 };
 
 struct Explanation {
   bool ok = false;
-  std::vector<StepRow> rows;        // one per rank of the ranked list
-  std::vector<IdealEntry> ideal;    // the whole ideal ranking (may be longer than rows)
+  std::vector<StepRow> rows;      // one per rank of the ranked list
+  std::vector<IdealEntry> ideal;  // the whole ideal ranking (may be longer than rows)
   Summary summary;
-  std::vector<Diagnostic> errors;   // non-empty exactly when !ok; rows are then empty
+  std::vector<Diagnostic> errors;  // non-empty exactly when !ok; rows are then empty
   std::vector<Diagnostic> warnings;
 };
 
@@ -75,8 +75,8 @@ struct Explanation {
 // grade is not relevant: gain 0 (warning), as in trec_eval.
 //
 // Ideal ranking: the judged documents (plus ranked documents that carry a positive grade but no
-// judgment) or the ranked documents (repeats left out), stably sorted by gain, best first. Without judgments the
-// ideal comes from the ranking (warning when IdealFrom::judgments was asked for).
+// judgment) or the ranked documents (repeats left out), stably sorted by gain, best first. Without
+// judgments the ideal comes from the ranking (warning when IdealFrom::judgments was asked for).
 //
 // ok == false, with located errors, when either text has errors or a gain is undefined (a
 // grade missing from a custom map, an overflowing exponential gain) or a sum overflows.

@@ -36,7 +36,7 @@ struct Judgment {
 };
 
 struct Judgments {
-  std::vector<Judgment> items;  // in input order, one per document
+  std::vector<Judgment> items;                            // in input order, one per document
   std::unordered_map<std::string, std::size_t> index_of;  // doc -> position in items
 
   const Judgment* find(const std::string& doc) const {
@@ -48,7 +48,7 @@ struct Judgments {
 // Bounds on what the step-by-step view reads, the same in every build, so that no paste can
 // exhaust memory (the wasm core has at most 2 GB) and native and wasm accept the same inputs.
 // Beyond them the parsers report a located error; TREC files of any size go through trec.hpp.
-inline constexpr std::size_t kMaxPastedBytes = 32u << 20;   // per box
+inline constexpr std::size_t kMaxPastedBytes = 32u << 20;    // per box
 inline constexpr std::size_t kMaxPastedEntries = 1'000'000;  // ranked documents, or judgments
 inline constexpr std::size_t kMaxDocIdBytes = 4096;
 

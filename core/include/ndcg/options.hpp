@@ -45,7 +45,7 @@ struct Options {
   double base = 2.0;  // log base of the Järvelin–Kekäläinen discount; must be > 1
   IdealFrom ideal = IdealFrom::judgments;
   IdealDepth ideal_depth = IdealDepth::cut;
-  std::uint32_t k = 0;              // cut-off; 0 = the length of the ranking
+  std::uint32_t k = 0;               // cut-off; 0 = the length of the ranking
   double ndcg_when_idcg_zero = 0.0;  // trec_eval reports 0
   // When set, DCG and IDCG are also rounded to this many decimals and divided again, which is
   // what a slide does when it computes NDCG from the rounded numbers it printed.
@@ -64,7 +64,8 @@ struct Options {
 //   roundBeforeDividing   a whole number of decimals 0..12, or "" / "off"
 // Returns a diagnostic (source options, line 0) naming the option and the accepted values when
 // the name is unknown or the value is invalid; `options` is then unchanged.
-std::optional<Diagnostic> set_option(Options& options, std::string_view name, std::string_view value);
+std::optional<Diagnostic> set_option(Options& options, std::string_view name,
+                                     std::string_view value);
 
 // Gain of a grade under `options`. Returns nullopt when the gain is undefined: a custom map that
 // lacks the grade, or an exponential gain that overflows a double (grades above 1023).

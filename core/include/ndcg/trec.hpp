@@ -62,7 +62,8 @@ inline constexpr std::size_t kResultsMemoryLimit = 256u << 20;
 // named), more than `memory_limit` bytes kept, an empty file (at finish).
 class QrelsReader {
  public:
-  explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit) : memory_limit_(memory_limit) {}
+  explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit)
+      : memory_limit_(memory_limit) {}
 
   void feed(std::string_view chunk);
   void finish();
@@ -99,7 +100,9 @@ struct QueryRun {
   std::vector<Doc> docs;
   std::string docnos;
 
-  std::string_view docno(const Doc& d) const { return std::string_view(docnos).substr(d.offset, d.length); }
+  std::string_view docno(const Doc& d) const {
+    return std::string_view(docnos).substr(d.offset, d.length);
+  }
 };
 
 // Reads "qid Q0 docno rank score tag" lines in chunks of any size and hands over each query as
@@ -112,8 +115,7 @@ class RunReader {
 
   // Errors as for QrelsReader (a score must be a finite decimal number), and more than
   // `memory_limit` bytes held at once: one query's documents, or every query when buffer_all.
-  RunReader(OnQuery on_query, bool buffer_all = false,
-            std::size_t memory_limit = kRunMemoryLimit)
+  RunReader(OnQuery on_query, bool buffer_all = false, std::size_t memory_limit = kRunMemoryLimit)
       : on_query_(std::move(on_query)), buffer_all_(buffer_all), memory_limit_(memory_limit) {}
 
   void feed(std::string_view chunk);
@@ -147,7 +149,18 @@ class RunReader {
 // Measures
 
 enum class MeasureKind : std::uint8_t {
-  num_ret, num_rel, num_rel_ret, map, rprec, bpref, recip_rank, p, recall, ndcg, ndcg_cut, map_cut,
+  num_ret,
+  num_rel,
+  num_rel_ret,
+  map,
+  rprec,
+  bpref,
+  recip_rank,
+  p,
+  recall,
+  ndcg,
+  ndcg_cut,
+  map_cut,
 };
 
 struct Measure {
@@ -234,7 +247,8 @@ class Evaluator {
 };
 
 // The whole pipeline over two complete texts (regrouping when needed).
-Evaluation evaluate(std::string_view qrels_text, std::string_view run_text, const EvalOptions& options);
+Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
+                    const EvalOptions& options);
 
 // trec_eval's text output: "%-22s\t%s\t%6.4f" lines, per query (when `per_query`) then "all".
 std::string format_trec(const Evaluation& evaluation, bool per_query);
