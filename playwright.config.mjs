@@ -5,7 +5,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
-  timeout: 60_000,
+  // Every wait is for a state of the page; these bounds only say how long a loaded machine may
+  // take to reach it (starting a worker compiles the wasm core), so they are generous.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   workers: 2,
   reporter: [['list']],
   use: {

@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 
+// SCRIPT_HASHES is replaced by the SHA-256 of each inlined script once the bundle is one file:
+// no other inline script, event-handler attribute or javascript: URL can run.
 const CSP = [
   "default-src 'none'",
   // blob: for the core module, which the page and its worker import from one blob: URL.
-  "script-src 'unsafe-inline' 'wasm-unsafe-eval' blob:",
+  "script-src SCRIPT_HASHES 'wasm-unsafe-eval' blob:",
   'worker-src blob: data:',
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
@@ -13,6 +16,8 @@ const CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
+
+const EMPTY_HASH = `'sha256-${createHash('sha256').update('').digest('base64')}'`;
 
 // One self-contained HTML file (scripts, styles and the wasm core inlined) that works from
 // file:// with no network: dist/ndcg-calculator.html.
@@ -29,19 +34,27 @@ export default defineConfig({
   plugins: [
     viteSingleFile(),
     {
-      // The built file may not reach the network at all: the browser enforces it.
-      name: 'content-security-policy',
-      apply: 'build',
-      transformIndexHtml: (html) => html.replace('<meta charset="utf-8">',
-        '<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="' + CSP + '">'),
-    },
-    {
-      name: 'name-the-single-file',
+      name: 'name-the-single-file-and-hash-its-scripts',
       enforce: 'post',
-      generateBundle(_, bundle) {
-        const page = bundle['index.html'];
-        if (page) page.fileName = 'ndcg-calculator.html';
-      },
+      // After vite-plugin-singlefile's own post-ordered hook has inlined the scripts.
+      generateBundle: { order: 'post', handler: hashScripts },
     },
   ],
 });
+
+/** Names the one-file page and puts the SHA-256 of each inlined script into its policy. */
+function hashScripts(_, bundle) {
+  const page = bundle['index.html'];
+  if (!page) return;
+  page.fileName = 'ndcg-calculator.html';
+  const html = String(page.source);
+  const hashes = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)]
+    .map(([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  if (hashes.length === 0 || hashes.includes(EMPTY_HASH) || !html.includes('<meta charset="utf-8">')) {
+    this.error('the Content-Security-Policy has no script hashes to fill in');
+  }
+  // The built file may not reach the network at all: the browser enforces it.
+  const policy = CSP.replace('SCRIPT_HASHES', hashes.join(' '));
+  page.source = html.replace('<meta charset="utf-8">',
+    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${policy}">`);
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the native core and tests (build/native), the wasm modules (wasm/dist), or both.
-# Usage: scripts/build.sh native|wasm|all
+# Builds the native core and tests (build/native), the same under ASan + UBSan (build/sanitize),
+# the wasm modules (wasm/dist), the one-file page (dist/ndcg-calculator.html), or all but the
+# sanitized build.
+# Usage: scripts/build.sh native|sanitize|wasm|page|all
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -11,6 +13,13 @@ build_native() {
   cmake --build build/native -j "$jobs"
 }
 
+build_sanitize() {
+  # -O1 keeps the sanitized suite fast; the doctest suite is the same as build/native's.
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DNDCG_SANITIZE=ON >/dev/null
+  cmake --build build/sanitize -j "$jobs"
+}
+
 build_wasm() {
   # Debian's emscripten runs its JS optimizer with Debian's acorn, which plain node cannot find.
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
@@ -19,9 +28,17 @@ build_wasm() {
   cmake --build build/wasm -j "$jobs"
 }
 
+build_page() {
+  [ -f wasm/dist/ndcg-core.web.mjs ] || build_wasm
+  npx vite build --config vite.config.mjs --logLevel warn
+  echo "build: wrote dist/ndcg-calculator.html ($(( $(wc -c < dist/ndcg-calculator.html) / 1024 )) KB)"
+}
+
 case "$what" in
   native) build_native ;;
+  sanitize) build_sanitize ;;
   wasm) build_wasm ;;
-  all) build_native; build_wasm ;;
-  *) echo "usage: scripts/build.sh native|wasm|all" >&2; exit 2 ;;
+  page) build_page ;;
+  all) build_native; build_wasm; build_page ;;
+  *) echo "usage: scripts/build.sh native|sanitize|wasm|page|all" >&2; exit 2 ;;
 esac

@@ -11,6 +11,7 @@ command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
 [ -f /usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake ] || missing+=(nlohmann-json3-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v c++ >/dev/null 2>&1 || missing+=(g++)
+command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -6,15 +6,26 @@ const csvField = (value) => {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
+/**
+ * A document id as a CSV cell. A spreadsheet runs a cell that starts with = + - @ (or a tab or
+ * CR) as a formula, so such an id, which can arrive through a shared link, is written with a
+ * leading apostrophe, as OWASP recommends; numbers are written as numbers.
+ */
+const csvText = (value) => {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return csvField(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+};
+
 export function toCSV(result) {
   const header = ['rank', 'doc', 'grade', 'gain', 'discount', 'cg', 'dcg', 'ideal_doc', 'ideal_grade', 'ideal_gain', 'idcg', 'ndcg'];
   const rounded = result.rows.length > 0 && 'roundedNdcg' in result.rows[0];
   if (rounded) header.push('rounded_dcg', 'rounded_idcg', 'rounded_ndcg');
   const lines = [header.join(',')];
   for (const r of result.rows) {
-    const fields = [r.rank, r.doc, r.grade, r.gain, r.discount, r.cg, r.dcg, r.idealDoc, r.idealGrade, r.idealGain, r.idcg, r.ndcg];
+    const fields = [r.rank, csvText(r.doc), r.grade, r.gain, r.discount, r.cg, r.dcg, csvText(r.idealDoc), r.idealGrade, r.idealGain, r.idcg, r.ndcg];
     if (rounded) fields.push(r.roundedDcg, r.roundedIdcg, r.roundedNdcg);
-    lines.push(fields.map(csvField).join(','));
+    lines.push(fields.map((f) => (typeof f === 'number' ? String(f) : f)).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -36,7 +47,9 @@ function displayedRows(result, d) {
 const HEADER = ['Rank', 'Document', 'Grade', 'G', 'CG', 'DCG', 'Ideal grade', 'IDCG', 'NDCG'];
 
 export function toMarkdown(result, d) {
-  const escape = (text) => text.replaceAll('\\', '\\\\').replaceAll('|', '\\|');
+  // Markdown renderers pass HTML through: an id such as <img onerror=…> is written as entities.
+  const escape = (text) => text.replaceAll('\\', '\\\\').replaceAll('|', '\\|')
+    .replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (i === 1 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const row of displayedRows(result, d)) lines.push(`| ${row.map(escape).join(' | ')} |`);
   return `${lines.join('\n')}\n`;

@@ -8,7 +8,9 @@ import { PRESETS } from './presets.js';
 import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps,
 } from './render.js';
-import { DEFAULT_SETTINGS, encodeState, loadState, saveState } from './state.js';
+import {
+  DEFAULT_SETTINGS, encodeState, forgetPreviousState, loadState, previousState, saveState,
+} from './state.js';
 import { setUpTrecMode } from './trec.js';
 
 const $ = (id) => document.getElementById(id);
@@ -127,9 +129,51 @@ function update() {
   // Read by tests/bench: how long one recomputation takes, input to rendered table.
   performance.measure('ndcg:update', { start: started });
   if (!document.body.dataset.ready) performance.mark('ndcg:first-result');
+  // While the input has errors the tables show the last good result: exporting them would
+  // hand out numbers for another input, so Export waits for the input to be fixed.
+  for (const id of ['download', 'copy']) {
+    $(id).disabled = !result.ok;
+    $(id).title = result.ok ? '' : 'Fix the errors in the input first: the table shown is the last result that worked';
+  }
   // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
-  const linked = saveState(state);
-  $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings only';
+  const { linked, stored } = saveState(state);
+  $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings, and this browser keeps the text';
+  showStorageWarning(!linked && !stored);
+}
+
+function showStateNote(text, action) {
+  const note = $('state-note');
+  note.replaceChildren(text);
+  if (action) note.append(' ', action);
+  note.hidden = text === '';
+}
+
+let storageWarned = false;
+function showStorageWarning(atRisk) {
+  if (atRisk === storageWarned) return;
+  storageWarned = atRisk;
+  showStateNote(atRisk
+    ? 'This browser\'s storage is full or turned off, and the input is too long for a link: a reload would lose it. Download or copy your input before you leave.'
+    : '');
+}
+
+/** Starts from a loaded state, saying where it came from when that is not obvious. */
+function applyLoaded({ state, note }) {
+  writeState(state);
+  update();
+  if (note === 'previous') {
+    const restore = el('button', { type: 'button', className: 'link', id: 'restore-previous' }, 'Restore what you had before');
+    restore.addEventListener('click', () => {
+      const previous = previousState();
+      if (previous) writeState(previous);
+      forgetPreviousState();
+      showStateNote('');
+      update();
+    });
+    showStateNote('This link replaced the input this browser had saved.', restore);
+  } else {
+    showStateNote(note);
+  }
 }
 
 let pending = 0;
@@ -213,11 +257,8 @@ function setUpExport() {
     const made = current();
     if (made) copyText(made.text, 'Table');
   });
-  $('copy-link').addEventListener('click', () => {
-    const url = new URL(location.href);
-    url.hash = encodeState(readState());
-    copyText(url.toString(), 'Link');
-  });
+  // The address holds the state as saved: all of it, or the settings when the text is too long.
+  $('copy-link').addEventListener('click', () => copyText(location.href, 'Link'));
 }
 
 const MODE_KEY = 'ndcg-calculator:mode';
@@ -273,16 +314,12 @@ async function main() {
     node.addEventListener('change', scheduleUpdate);
   }
   window.addEventListener('hashchange', () => {
-    const state = loadState();
-    if (state && encodeState(state) !== encodeState(readState())) {
-      writeState(state);
-      update();
-    }
+    const loaded = loadState();
+    if (loaded.state && encodeState(loaded.state) !== encodeState(readState())) applyLoaded(loaded);
   });
-  const saved = loadState();
-  if (saved) {
-    writeState(saved);
-    update();
+  const loaded = loadState();
+  if (loaded.state) {
+    applyLoaded(loaded);
   } else {
     applyPreset(PRESETS[0]);
   }

@@ -4,26 +4,52 @@ import { loadCalculator, moduleUrl } from './core-loader.js';
 
 let calculator = null;
 
-/** Chunks of a File (read as a stream) or of pasted text. */
-function chunksOf(input) {
-  return typeof input === 'string' ? () => [input] : () => input.stream();
+// Paced reading (the page's ?pace=1, for tests that drive the worker step by step): after each
+// chunk the worker waits for a 'step' message, or for 'run' to read the rest at full speed.
+let paced = false;
+let waiting = null;
+function nextStep() {
+  return paced ? new Promise((resolve) => { waiting = resolve; }) : Promise.resolve();
+}
+
+/** Chunks of a File (read as a stream) or of pasted text, paced when asked. */
+function chunksOf(input, chunkSize) {
+  const open = typeof input === 'string' ? () => [input] : () => input.stream();
+  if (!paced) return open;
+  return () => (async function* pacedChunks() {
+    for await (const chunk of open()) {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      for (let at = 0; at < bytes.length; at += chunkSize) {
+        yield bytes.subarray(at, at + chunkSize);
+        await nextStep();
+      }
+    }
+  })();
 }
 
 self.onmessage = async ({ data }) => {
+  if (data.type === 'step' || data.type === 'run') {
+    if (data.type === 'run') paced = false;
+    const resolve = waiting;
+    waiting = null;
+    resolve?.();
+    return;
+  }
   if (data.type !== 'evaluate') return;
+  paced = data.paced === true;
   try {
     calculator ??= await loadCalculator(moduleUrl(data.coreSource));
     const sizes = { qrels: data.qrels.size ?? data.qrels.length, run: data.run.size ?? data.run.length };
     let lastPost = 0;
     const result = await calculator.evaluateStreams({
-      qrels: chunksOf(data.qrels),
-      run: chunksOf(data.run),
+      qrels: chunksOf(data.qrels, 1 << 20),
+      run: chunksOf(data.run, 1 << 18),
       measures: data.measures,
       options: data.options,
       explainQuery: data.explainQuery ?? '',
       onProgress: ({ file, bytes }) => {
         const now = performance.now();
-        if (now - lastPost < 50 && bytes < sizes[file]) return;
+        if (!paced && now - lastPost < 50 && bytes < sizes[file]) return;
         lastPost = now;
         self.postMessage({ type: 'progress', file, bytes, total: sizes[file] });
       },

@@ -16,6 +16,9 @@ let last = null;  // { result, inputs }
 let sort = { key: 'query', descending: false };
 
 const files = { qrels: null, run: null };
+// ?pace=1: the worker reads one chunk per click of "Next chunk" (a hook for tests that must not
+// depend on timing; see tests/e2e/trec.spec.mjs).
+const PACED = new URLSearchParams(location.search).get('pace') === '1';
 
 function inputOf(name) {
   return files[name] ?? $(`${name}-text`).value;
@@ -31,19 +34,26 @@ function request(extra = {}) {
     qrels: inputOf('qrels'),
     run: inputOf('run'),
     measures: $('trec-measures').value.split(/\s+/).filter(Boolean),
-    options: { relevanceLevel: Number.parseInt($('trec-level').value, 10) || 1, averageComplete: $('trec-complete').checked },
+    // As typed: the core checks it (a negative or fractional level is a located error); 0 is 0.
+    options: { relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked },
+    ...(PACED ? { paced: true } : {}),
     ...extra,
   };
 }
 
+let storageFailed = false;
 function save() {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({
       qrels: $('qrels-text').value, run: $('run-text').value, measures: $('trec-measures').value,
       level: $('trec-level').value, complete: $('trec-complete').checked,
     }));
+    if (storageFailed) setStatus('');
+    storageFailed = false;
   } catch {
-    // Storage full or disabled: the boxes keep their text for this visit.
+    // Storage full or disabled: the boxes keep their text for this visit only, and the page says so.
+    if (!storageFailed) setStatus('This browser\'s storage is full or turned off: what is pasted here will not survive a reload. Save large files and choose them instead.');
+    storageFailed = true;
   }
 }
 
@@ -78,6 +88,18 @@ function cancel() {
   setStatus('Cancelled. Nothing was evaluated.');
 }
 
+/** A worker that failed is not reused: the next evaluation starts a fresh one. */
+function workerFailed(mine, reason) {
+  worker?.terminate();
+  worker = null;
+  showProgress(false);
+  return {
+    ok: false,
+    errors: [{ source: 'run', line: 0, column: 0, message: `the evaluation stopped (${reason}). The evaluator has been restarted and your files are kept: press Evaluate to try again` }],
+    warnings: [],
+  };
+}
+
 /** Runs one evaluation in the worker; resolves with its result, or null when cancelled. */
 function run(message) {
   const mine = ++job;
@@ -96,13 +118,21 @@ function run(message) {
         $('trec-progress-label').textContent = `Reading ${data.file}: ${Math.floor(100 * fraction)}% of ${formatNumber(data.total / 1048576, 1)} MB`;
         return;
       }
-      showProgress(false);
-      resolve(data.type === 'done' ? data.result : { ok: false, errors: [{ source: 'run', line: 0, column: 0, message: `the evaluation stopped: ${data.message}` }], warnings: [] });
+      if (data.type === 'done') {
+        showProgress(false);
+        resolve(data.result);
+      } else {
+        resolve(workerFailed(mine, data.message));
+      }
     };
     worker.onerror = (event) => {
+      event.preventDefault?.();
       if (mine !== job) return;
-      showProgress(false);
-      resolve({ ok: false, errors: [{ source: 'run', line: 0, column: 0, message: `the evaluation stopped: ${event.message}` }], warnings: [] });
+      resolve(workerFailed(mine, event.message || 'the worker failed'));
+    };
+    worker.onmessageerror = () => {
+      if (mine !== job) return;
+      resolve(workerFailed(mine, 'a message from the worker could not be read'));
     };
     // A new worker gets the core's source once; it keeps its instance for later requests.
     worker.postMessage(fresh ? { ...message, coreSource } : message);
@@ -131,12 +161,17 @@ function renderMeans(result) {
       el('th', { scope: 'row' }, c.name), el('td', { className: 'num' }, valueText(c, result.mean[c.name]))))));
 }
 
+// One collator for every comparison: localeCompare with options builds one per call.
+const QUERY_ORDER = new Intl.Collator(undefined, { numeric: true });
+const QUERY_ROWS_PER_PAGE = 500;
+let queryRowLimit = QUERY_ROWS_PER_PAGE;
+
 function renderQueries(result) {
   const table = $('trec-queries');
   const rows = [...result.perQuery];
   const { key, descending } = sort;
   rows.sort((a, b) => {
-    const order = key === 'query' ? a.query.localeCompare(b.query, undefined, { numeric: true }) : a.values[key] - b.values[key];
+    const order = key === 'query' ? QUERY_ORDER.compare(a.query, b.query) : a.values[key] - b.values[key];
     return descending ? -order : order;
   });
   const header = (label, sortKey) => {
@@ -148,17 +183,36 @@ function renderQueries(result) {
     });
     return el('th', { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' }, button);
   };
+  // Rows are rendered a page at a time, so thousands of queries never block the page; one
+  // listener on the body serves every query button.
   const body = el('tbody');
-  for (const q of rows) {
+  for (const q of rows.slice(0, queryRowLimit)) {
     const open = el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query);
-    open.addEventListener('click', () => explainQuery(q.query));
     body.append(el('tr', {}, el('th', { scope: 'row' }, open),
       ...result.columns.map((c) => el('td', { className: 'num' }, valueText(c, q.values[c.name])))));
   }
+  body.addEventListener('click', (event) => {
+    const query = event.target.closest?.('button[data-query]')?.dataset.query;
+    if (query !== undefined) explainQuery(query);
+  });
   table.replaceChildren(
     el('caption', {}, 'Per query (click a column to sort, a query to see it step by step)'),
     el('thead', {}, el('tr', {}, header('Query', 'query'), ...result.columns.map((c) => header(c.name, c.name)))),
     body);
+  let more = $('trec-more-queries');
+  if (rows.length > queryRowLimit) {
+    if (!more) {
+      more = el('button', { type: 'button', id: 'trec-more-queries' });
+      more.addEventListener('click', () => {
+        queryRowLimit += QUERY_ROWS_PER_PAGE * 4;
+        renderQueries(last.result);
+      });
+      (table.closest('.table-wrap') ?? table).after(more);
+    }
+    more.textContent = `Show more: ${queryRowLimit} of ${rows.length} queries shown`;
+  } else {
+    more?.remove();
+  }
 }
 
 function renderHistogramOf(result) {
@@ -209,6 +263,7 @@ async function evaluate() {
     return;
   }
   last = { result, message };
+  queryRowLimit = QUERY_ROWS_PER_PAGE;
   $('trec-explain').hidden = true;
   renderMeans(result);
   renderQueries(result);
@@ -240,9 +295,20 @@ function setUpFile(name) {
 
 export function setUpTrecMode() {
   restore();
+  if (PACED) {
+    const step = el('button', { type: 'button', id: 'trec-step' }, 'Next chunk');
+    step.addEventListener('click', () => worker?.postMessage({ type: 'step' }));
+    const rest = el('button', { type: 'button', id: 'trec-run-rest' }, 'Read the rest');
+    rest.addEventListener('click', () => worker?.postMessage({ type: 'run' }));
+    $('trec-cancel').after(step, rest);
+  }
   setUpFile('qrels');
   setUpFile('run');
-  for (const id of ['trec-measures', 'trec-level', 'trec-complete']) $(id).addEventListener('change', save);
+  // Saved as typed, not only on change: a reload right after typing keeps what was typed.
+  for (const id of ['trec-measures', 'trec-level', 'trec-complete']) {
+    $(id).addEventListener('input', save);
+    $(id).addEventListener('change', save);
+  }
   $('trec-evaluate').addEventListener('click', evaluate);
   $('trec-cancel').addEventListener('click', cancel);
   $('trec-histogram-measure').addEventListener('change', () => last && renderHistogramOf(last.result));

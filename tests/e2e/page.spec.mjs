@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { PAGE_URL, ndcgColumn, openPage } from './page.mjs';
+import { PAGE_URL, ndcgColumn, openPage , pasteText } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -117,7 +117,8 @@ test('a document id that looks like HTML is shown as text, never run', async ({ 
     return dialog.dismiss();
   });
   await openPage(page);
-  const evil = '<img src=x onerror=alert(1)>';
+  // No spaces: an id is one word (an id with a space is an error), and this still runs if injected.
+  const evil = '<img/src=x/onerror=alert(1)>';
   await page.fill('#ranking', `${evil}\t1\n<script>alert(2)</script>\t0\n`);
   await page.fill('#judgments', '');
   await page.selectOption('#ideal', 'ranking');
@@ -182,4 +183,69 @@ test('tables patched through many edits read exactly like tables rendered fresh'
   expect(await fresh.locator('#headline').innerText()).toBe(patched.headline);
   expect(await fresh.locator('#steps math').evaluateAll((m) => m.map((x) => x.textContent)))
     .toEqual(await page.locator('#steps math').evaluateAll((m) => m.map((x) => x.textContent)));
+});
+
+test('the policy allows no inline script but the page\'s own, and the page runs under it', async ({ page }) => {
+  const violations = [];
+  await page.exposeFunction('reportViolation', (v) => violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const problems = await openPage(page);
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  const scriptSrc = policy.split(';').find((d) => d.trim().startsWith('script-src'));
+  expect(scriptSrc).not.toContain('unsafe-inline');
+  expect(scriptSrc).not.toContain("'unsafe-eval'");
+  expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/);
+  await expect(page.locator('#headline')).toContainText('0.2868');
+  // An inline script or handler injected later does not run.
+  const ran = await page.evaluate(async () => {
+    window.injected = false;
+    const s = document.createElement('script');
+    s.textContent = 'window.injected = true';
+    document.body.append(s);
+    const img = document.createElement('img');
+    img.setAttribute('onerror', 'window.injected = true');
+    img.src = 'data:,x';
+    document.body.append(img);
+    await new Promise((r) => setTimeout(r, 100));
+    return window.injected;
+  });
+  expect(ran).toBe(false);
+  expect(violations.some((v) => v.startsWith('script-src'))).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+test('a ranking over 60,000 characters survives a reload, and storage is not emptied by it', async ({ page }) => {
+  await openPage(page);
+  const long = Array.from({ length: 9000 }, (_, i) => `doc-${i} ${i % 4}`).join('\n');
+  await pasteText(page, '#ranking', long);
+  await page.fill('#judgments', '');
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  expect(page.url()).toContain('only=1');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await expect(page.locator('#ranking')).toHaveValue(long);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ndcg-calculator:state')).state.ranking.length);
+  expect(stored).toBe(long.length);
+});
+
+test('a link with other text keeps what this browser had, one click away', async ({ page }) => {
+  await openPage(page);
+  await page.fill('#ranking', 'mine-1 3\nmine-2 1');
+  await page.goto(`${PAGE_URL}#r=${encodeURIComponent('theirs 2')}`);
+  await expect(page.locator('#ranking')).toHaveValue('theirs 2');
+  await expect(page.locator('#state-note')).toContainText('replaced the input');
+  await page.click('#restore-previous');
+  await expect(page.locator('#ranking')).toHaveValue('mine-1 3\nmine-2 1');
+});
+
+test('while the input has errors, Export waits for it to be fixed', async ({ page }) => {
+  await openPage(page);
+  await page.fill('#ranking', 'd1 x');
+  await expect(page.locator('#stale-note')).toBeVisible();
+  await expect(page.locator('#download')).toBeDisabled();
+  await expect(page.locator('#copy')).toBeDisabled();
+  await page.fill('#ranking', 'd1 1');
+  await expect(page.locator('#download')).toBeEnabled();
 });

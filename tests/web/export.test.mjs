@@ -50,3 +50,22 @@ test('with slide rounding, the exports show the rounded numbers and CSV adds the
   // rank 3: DCG 1 + 1/log2(3) = 1.63 -> 1.6; IDCG 3 + 1 + 1/log2(3) = 4.63 -> 4.6; 1.6 / 4.6 = 0.35
   assert.equal(toMarkdown(r, slide).split('\n')[4], '| 3 |  | 1 | 1 | 2 | 1.6 | 1 | 4.6 | 0.35 |');
 });
+
+test('CSV: ids that a spreadsheet would run as formulas are written as text', () => {
+  const r = calc.explain({ ranking: '=HYPERLINK("http://x")\t1\n+1\t0\n-2+3\t0\n@SUM(A1)\t0\nplain\t1', options: { ideal: 'ranking' } });
+  assert.ok(r.ok);
+  const rows = toCSV(r).trimEnd().split('\r\n').slice(1);
+  assert.equal(rows[0].split(',')[1], '"\'=HYPERLINK(""http://x"")"');
+  assert.deepEqual(rows.slice(1, 4).map((line) => line.split(',')[1]), ["'+1", "'-2+3", "'@SUM(A1)"]);
+  assert.equal(rows[4].split(',')[1], 'plain');
+  // Numbers stay numbers, even negative ones.
+  const negative = toCSV(calc.explain({ ranking: 'd1\t-1', options: { ideal: 'ranking' } })).split('\r\n')[1];
+  assert.equal(negative.split(',')[2], '-1');
+});
+
+test('Markdown: HTML in an id is written as entities, never passed through', () => {
+  const row = { rank: 1, doc: '<img src=x onerror=alert(1)>&', grade: 1, gain: 1, cg: 1, dcg: 1, idealGrade: 1, idcg: 1, ndcg: 1 };
+  const md = toMarkdown({ rows: [row] }, display);
+  assert.ok(md.includes('&lt;img src=x onerror=alert(1)&gt;&amp;'));
+  assert.ok(!md.includes('<img'));
+});
