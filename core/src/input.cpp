@@ -93,19 +93,6 @@ std::string hex_code_point(unsigned char c) {
   return std::string("U+00") + kHex[c >> 4] + kHex[c & 15];
 }
 
-// Reports a line that holds a control character (binary data, UTF-16 read as bytes); true if so.
-bool report_control(std::string_view text, Source source, std::uint32_t number,
-                    DiagnosticList& errors) {
-  const std::size_t at = find_control(text);
-  if (at == std::string_view::npos) return false;
-  errors.add(source, number, column_of(text, static_cast<std::uint32_t>(at)),
-             "this line contains the control character " +
-                 hex_code_point(static_cast<unsigned char>(text[at])) +
-                 ", which no ranking or judgment has: is this a binary file, or text in another "
-                 "encoding than UTF-8?");
-  return true;
-}
-
 // Reports a text that cannot be read at all: too large, or UTF-16. True if so.
 bool report_unreadable(std::string_view text, Source source, DiagnosticList& errors) {
   if (text.size() > kMaxPastedBytes) {
@@ -165,7 +152,7 @@ class RankingParser {
  public:
   void line(std::string_view text, std::uint32_t number) {
     if (stopped_) return;
-    if (report_control(text, Source::ranking, number, result_.errors)) return;
+    if (report_control_character(text, Source::ranking, number, result_.errors)) return;
     if (is_comment_or_blank(text) || is_table_rule(text)) return;
     ++content_lines_;
     if (content_lines_ == 1) {
@@ -530,7 +517,7 @@ class JudgmentLinesParser {
   explicit JudgmentLinesParser(Parsed<Judgments>& out) : out_(out), builder_(out) {}
 
   void line(std::string_view text, std::uint32_t number) {
-    if (stopped_ || report_control(text, Source::judgments, number, out_.errors)) return;
+    if (stopped_ || report_control_character(text, Source::judgments, number, out_.errors)) return;
     if (is_comment_or_blank(text)) return;
     std::vector<Field> fields = split_fields(text);
     drop_trailing_empty(fields);
@@ -587,6 +574,17 @@ class JudgmentLinesParser {
 };
 
 }  // namespace
+
+bool report_control_character(std::string_view text, Source source, std::uint32_t number,
+                              DiagnosticList& errors) {
+  const std::size_t at = find_control(text);
+  if (at == std::string_view::npos) return false;
+  errors.add(source, number, column_of(text, static_cast<std::uint32_t>(at)),
+             "this line contains the control character " +
+                 hex_code_point(static_cast<unsigned char>(text[at])) +
+                 ": is this a binary file, or text in another encoding than UTF-8?");
+  return true;
+}
 
 Parsed<RankedList> parse_ranking(std::string_view text) {
   {

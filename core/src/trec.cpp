@@ -55,23 +55,6 @@ std::string megabytes(std::size_t bytes) {
   return std::to_string(bytes >> 20) + " MB";
 }
 
-std::string hex_code_point(unsigned char c) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  return std::string("U+00") + kHex[c >> 4] + kHex[c & 15];
-}
-
-// Reports a line that holds a control character; true if so.
-bool report_control(std::string_view text, std::uint32_t number, Source source,
-                    DiagnosticList& errors) {
-  const std::size_t at = find_control(text);
-  if (at == std::string_view::npos) return false;
-  errors.add(source, number, column_of(text, static_cast<std::uint32_t>(at)),
-             "this line contains the control character " +
-                 hex_code_point(static_cast<unsigned char>(text[at])) +
-                 ": is this a binary file, or text in another encoding than UTF-8?");
-  return true;
-}
-
 bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
                        Source source, DiagnosticList& errors) {
   if (docno.text.size() <= kMaxDocIdBytes) return false;
@@ -139,7 +122,7 @@ void QrelsReader::finish() {
 
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_ || is_ascii_blank_line(text)) return;
-  if (report_control(text, number, Source::qrels, errors_)) return;
+  if (report_control_character(text, Source::qrels, number, errors_)) return;
   Field f[4];
   if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
                      errors_)) {
@@ -230,7 +213,7 @@ void RunReader::close_current() {
 void RunReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_ || is_ascii_blank_line(text)) return;
   any_line_ = true;
-  if (report_control(text, number, Source::run, errors_)) return;
+  if (report_control_character(text, Source::run, number, errors_)) return;
   Field f[6];
   if (!split_exactly(text, number, Source::run, "6 fields 'query Q0 docno rank score tag'", f,
                      errors_)) {

@@ -59,6 +59,11 @@ struct Parsed {
   DiagnosticList warnings;
 };
 
+// Reports a line that holds a control character (U+0000-U+001F but tab, U+007F: binary data, or
+// UTF-16 read as bytes) as an error at its column, for any of the parsers. True if it did.
+bool report_control_character(std::string_view line, Source source, std::uint32_t number,
+                              DiagnosticList& errors);
+
 // Parses a ranked list. Accepted, after blank lines and lines starting with '#' are skipped:
 //   * one line of grades: "1 0 1 0 0 3", "1, 0, 3" or "G = (1, 0, 3)" (three or more numbers, or
 //     any count inside brackets or after "name ="); documents are then unnamed;
