@@ -52,7 +52,8 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
 }
 
 std::string megabytes(std::size_t bytes) {
-  return std::to_string(bytes >> 20) + " MB";
+  return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
+                                         : std::to_string(bytes >> 10) + " KB";
 }
 
 bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,

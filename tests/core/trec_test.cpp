@@ -157,3 +157,64 @@ TEST_CASE("measure names") {
     CHECK(add_measure(o, bad).has_value());
   }
 }
+
+TEST_CASE("what the readers and the evaluator keep is bounded, with an error naming the line") {
+  SUBCASE("qrels") {
+    QrelsReader qrels(4096);  // room for a few dozen judgments
+    std::string text;
+    for (int i = 0; i < 1000; ++i) text += "1 0 doc" + std::to_string(i) + " 1\n";
+    qrels.feed(text);
+    qrels.finish();
+    REQUIRE(qrels.errors().items().size() == 1);
+    const Diagnostic& e = qrels.errors().items()[0];
+    CHECK(e.source == Source::qrels);
+    CHECK(e.line > 10);
+    CHECK(e.line < 100);
+    CHECK(e.message.find("need more than 0 MB") == std::string::npos);
+    CHECK(e.message.find("Split the qrels by query") != std::string::npos);
+  }
+  SUBCASE("one query of a run") {
+    std::size_t handed_over = 0;
+    RunReader run([&](QueryRun&&) { ++handed_over; }, false, 4096);
+    std::string text;
+    for (int i = 0; i < 1000; ++i) text += "1 Q0 doc" + std::to_string(i) + " 1 1 t\n";
+    run.feed(text);
+    run.finish();
+    REQUIRE(run.errors().items().size() == 1);
+    CHECK(run.errors().items()[0].message.find("query '1' has more documents than fit") !=
+          std::string::npos);
+    CHECK(handed_over == 0);
+  }
+  SUBCASE("a grouped run holds one query at a time, so many small queries fit") {
+    RunReader run([](QueryRun&&) {}, false, 4096);
+    std::string text;
+    for (int q = 0; q < 20; ++q) {
+      for (int i = 0; i < 20; ++i)
+        text += std::to_string(q) + " Q0 d" + std::to_string(i) + " 1 1 t\n";
+    }
+    run.feed(text);
+    run.finish();
+    CHECK(run.errors().empty());
+  }
+  SUBCASE("per-query results") {
+    QrelsReader qrels;
+    std::string qrels_text;
+    std::string run_text;
+    for (int q = 0; q < 200; ++q) {
+      qrels_text += std::to_string(q) + " 0 d 1\n";
+      run_text += std::to_string(q) + " Q0 d 1 1 t\n";
+    }
+    qrels.feed(qrels_text);
+    qrels.finish();
+    EvalOptions options;
+    options.results_memory_limit = 4096;
+    Evaluator evaluator(qrels, options);
+    RunReader run([&](QueryRun&& q) { evaluator.add(std::move(q)); });
+    run.feed(run_text);
+    run.finish();
+    const Evaluation e = evaluator.finish(run);
+    CHECK_FALSE(e.ok);
+    REQUIRE(e.errors.size() == 1);
+    CHECK(e.errors[0].message.find("per-query results need more than") != std::string::npos);
+  }
+}

@@ -249,3 +249,17 @@ test('while the input has errors, Export waits for it to be fixed', async ({ pag
   await page.fill('#ranking', 'd1 1');
   await expect(page.locator('#download')).toBeEnabled();
 });
+
+test('a shared link with 400 KB of set notation in #j= opens, without freezing the page', async ({ page }) => {
+  // 20,000 pairs on one line: set notation was read in quadratic time (this froze a tab for 34 s).
+  const pairs = Array.from({ length: 20_000 }, (_, i) => `[d${i}, ${i % 4}]`).join(', ');
+  const judgments = `R = { ${pairs} }`;
+  const hash = `#r=${encodeURIComponent('d3\nd1\nd2')}&j=${encodeURIComponent(judgments)}&k=3`;
+  expect(hash.length).toBeGreaterThan(400_000);
+  await openPage(page, { hash });
+  await expect(page.locator('#steps tbody tr')).toHaveCount(3);
+  await expect(page.locator('#judgments-diagnostics li.error')).toHaveCount(0);
+  // The page still answers: a frame comes back.
+  const frame = await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(true))));
+  expect(frame).toBe(true);
+});
