@@ -113,3 +113,20 @@ test('a stream that fails while reading is an error naming the file, not a throw
   assert.equal(r.errors[0].source, 'run');
   assert.match(r.errors[0].message, /run file could not be read: EACCES/);
 });
+
+test('a lone surrogate in qrels or run text stays on its line', () => {
+  // The binding's UTF-8 conversion used to swallow the character after a lone surrogate, so the
+  // line break went with it and two run lines became one (found with a wrong field count).
+  const r = calc.evaluate({
+    qrels: '1 0 d1 1\uD800\n1 0 d2 1\n',
+    run: '1 Q0 d1 1 2 t\uDC00\n1 Q0 d2 2 1 t\n',
+    measures: ['num_rel', 'num_ret'],
+  });
+  assert.equal(r.ok, false);
+  // Line 1 of each file is reported on its own: its grade and its tag hold U+FFFD, line 2 is fine.
+  assert.deepEqual(r.errors.map((e) => [e.source, e.line]), [['qrels', 1]]);
+  assert.match(r.errors[0].message, /grade '1\uFFFD'/);
+  const run = calc.evaluate({ qrels: '1 0 d1 1\n1 0 d2 1\n', run: '1 Q0 d1 1 2 t\uDC00\n1 Q0 d2 2 1 t\n', measures: ['num_ret'] });
+  assert.equal(run.ok, true);
+  assert.equal(run.mean.num_ret, 2);
+});
