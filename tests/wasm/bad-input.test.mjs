@@ -94,9 +94,11 @@ for (const c of CORPUS.cases) {
         assert.equal(r.status, usage ? 2 : 1, r.stderr);
         assert.equal(r.stdout, '');
         const file = { qrels: 'qrels.txt', run: 'run.txt' };
-        for (const e of expect.errors) {
+        for (const e of [...expect.errors, ...(expect.lastError ? [expect.lastError] : [])]) {
           const where = e.source === 'options' ? '' : `${file[e.source]}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}: `;
-          assert.ok(r.stderr.includes(`ndcg-calc: ${where}`) && r.stderr.includes(e.contains), r.stderr.slice(0, 2000));
+          // The message on the line that names the place, not anywhere in stderr.
+          const line = r.stderr.split('\n').find((l) => l.startsWith(`ndcg-calc: ${where}`) && l.includes(e.contains));
+          assert.ok(line, `no line 'ndcg-calc: ${where}…${e.contains}…' in\n${r.stderr.slice(0, 2000)}`);
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });
