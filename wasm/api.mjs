@@ -133,13 +133,13 @@ function shapeEvaluation(raw, session, trecText) {
 }
 
 /** What a person reads when the core itself failed (an abort, or memory the wasm cannot grow). */
-function coreFailure(error, source, restarted) {
+function coreFailure(error, source, restarted, where = '') {
   const reason = String(error?.message ?? error).slice(0, 200);
   return {
     ok: false,
     errors: [{
       source, line: 0, column: 0,
-      message: `the calculator's core stopped on this input (${reason}): it needed more memory than ` +
+      message: `the calculator's core stopped on this input${where} (${reason}): it needed more memory than ` +
         `WebAssembly's 2 GB, or met a bug. Nothing you typed is lost${restarted ? '; the core has been restarted, so the next request works again' : ''}.`,
     }],
     warnings: [],
@@ -155,13 +155,13 @@ export function makeCalculator(firstCore, { restart } = {}) {
   let core = firstCore;
   let restarting = null;
 
-  const failed = (error, source) => {
+  const failed = (error, source, where) => {
     if (error instanceof CalculatorUsageError) throw error;
     core = null;
     if (restart) {
       restarting ??= restart().then((fresh) => { core = fresh; }).finally(() => { restarting = null; });
     }
-    return coreFailure(error, source, Boolean(restart));
+    return coreFailure(error, source, Boolean(restart), where);
   };
   const unavailable = (source) => ({
     ok: false,
@@ -240,11 +240,12 @@ export function makeCalculator(firstCore, { restart } = {}) {
       if (core === null) return unavailable('run');
       let session;
       let reading = 'qrels';
+      let bytes = 0;
       try {
         session = new core.TrecSession(...args);
         const read = async (file, open, feed) => {
           reading = file;
-          let bytes = 0;
+          bytes = 0;
           for await (const chunk of open()) {
             if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
             feed(coreChunk(chunk));
@@ -269,7 +270,9 @@ export function makeCalculator(firstCore, { restart } = {}) {
           // The stream failed, not the core: the file could not be read to its end.
           return { ok: false, errors: [{ source: reading, line: 0, column: 0, message: `the ${reading} file could not be read: ${error?.message ?? error}` }], warnings: [] };
         }
-        return failed(error, reading ?? 'run');
+        // Where it happened, as far as the reading knows: the file and how much of it was read.
+        const where = reading === null ? '' : ` while reading the ${reading} file, at byte ${bytes.toLocaleString('en')}`;
+        return failed(error, reading ?? 'run', where);
       } finally {
         if (session) closeSession(session);
       }

@@ -101,6 +101,16 @@ test('a core that fails returns an error value, and the next call gets a fresh c
   const streamFailed = await makeCalculator(broken).evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: () => ['1 Q0 d 1 1 t\n'] });
   assert.equal(streamFailed.ok, false);
   assert.equal(streamFailed.errors[0].source, 'qrels');
+  // A core that fails while feeding says which file, and how far into it.
+  class FailsOnRun {
+    feedQrels() {}
+    finishQrels() {}
+    feedRun() { trap(); }
+    delete() {}
+  }
+  const midRun = await makeCalculator({ TrecSession: FailsOnRun }).evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: () => ['1 Q0 d 1 1 t\n'] });
+  assert.equal(midRun.errors[0].source, 'run');
+  assert.match(midRun.errors[0].message, /while reading the run file, at byte 0 \(/);
 });
 
 test('a stream that fails while reading is an error naming the file, not a throw', async () => {
