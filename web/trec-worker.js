@@ -12,17 +12,31 @@ function nextStep() {
   return paced ? new Promise((resolve) => { waiting = resolve; }) : Promise.resolve();
 }
 
-/** Chunks of a File (read as a stream) or of pasted text, paced when asked. */
+/**
+ * Chunks of a File (read as a stream) or of pasted text. Paced, they are exactly `chunkSize`
+ * bytes (the last one shorter) whatever sizes the browser's stream delivers, so that a test
+ * knows how many steps each file takes.
+ */
 function chunksOf(input, chunkSize) {
   const open = typeof input === 'string' ? () => [input] : () => input.stream();
   if (!paced) return open;
   return () => (async function* pacedChunks() {
+    let pending = new Uint8Array(0);
     for await (const chunk of open()) {
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-      for (let at = 0; at < bytes.length; at += chunkSize) {
-        yield bytes.subarray(at, at + chunkSize);
+      const joined = new Uint8Array(pending.length + bytes.length);
+      joined.set(pending);
+      joined.set(bytes, pending.length);
+      let at = 0;
+      for (; joined.length - at >= chunkSize; at += chunkSize) {
+        yield joined.subarray(at, at + chunkSize);
         await nextStep();
       }
+      pending = joined.slice(at);
+    }
+    if (pending.length > 0) {
+      yield pending;
+      await nextStep();
     }
   })();
 }
