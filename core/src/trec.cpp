@@ -187,11 +187,6 @@ void RunReader::finish() {
 
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
-  if (!buffer_all_) {
-    // The open query's documents leave with it; its id stays, to notice a query seen twice.
-    kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
-    kept_ += current_.qid.size() + kQueryOverhead;
-  }
   if (buffer_all_) {
     QueryRun& into = buffered_[current_.qid];
     if (into.qid.empty()) {
@@ -205,6 +200,9 @@ void RunReader::close_current() {
       }
     }
   } else {
+    // The open query's documents leave with it; its id stays, to notice a query seen twice.
+    kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
+    kept_ += current_.qid.size() + kQueryOverhead;
     closed_.insert(current_.qid);
     if (errors_.empty()) on_query_(std::move(current_));
   }
@@ -308,9 +306,8 @@ void merge(EvalOptions& options, Measure measure) {
     if (!measure.parameters.empty()) m.parameters = measure.parameters;
     return;
   }
+  // A new measure's gains come sorted from add_measure, which sorts them to find duplicates.
   std::sort(measure.cutoffs.begin(), measure.cutoffs.end());
-  std::stable_sort(measure.gains.begin(), measure.gains.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
   options.measures.push_back(std::move(measure));
 }
 
