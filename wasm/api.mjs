@@ -56,8 +56,8 @@ function shapeExplanation(raw) {
   for (let i = 0; i < docs.length; i++) {
     const row = {
       rank: i + 1, doc: docs[i], grade: c.grade[i], gain: c.gain[i], discount: c.discount[i],
-      cg: c.cg[i], dcg: c.dcg[i], idealDoc: idealDocs[i], idealGrade: c.idealGrade[i],
-      idealGain: c.idealGain[i], idcg: c.idcg[i], ndcg: c.ndcg[i],
+      term: c.term[i], cg: c.cg[i], dcg: c.dcg[i], idealDoc: idealDocs[i], idealGrade: c.idealGrade[i],
+      idealGain: c.idealGain[i], idealTerm: c.idealTerm[i], idcg: c.idcg[i], ndcg: c.ndcg[i],
       judged: c.judged[i] === 1, repeated: c.repeated[i] === 1,
     };
     if (rounded) {

@@ -26,6 +26,7 @@ val diagnostics_to_js(const std::vector<ndcg::Diagnostic>& list) {
     item.set("line", d.line);
     item.set("column", d.column);
     item.set("message", d.message);
+    if (!d.code.empty()) item.set("code", std::string(d.code));
     out.set(i, item);
   }
   return out;
@@ -66,10 +67,12 @@ val explanation_to_js(const ndcg::Explanation& e) {
       {"grade", &ndcg::StepRow::grade},
       {"gain", &ndcg::StepRow::gain},
       {"discount", &ndcg::StepRow::discount},
+      {"term", &ndcg::StepRow::term},
       {"cg", &ndcg::StepRow::cg},
       {"dcg", &ndcg::StepRow::dcg},
       {"idealGrade", &ndcg::StepRow::ideal_grade},
       {"idealGain", &ndcg::StepRow::ideal_gain},
+      {"idealTerm", &ndcg::StepRow::ideal_term},
       {"idcg", &ndcg::StepRow::idcg},
       {"ndcg", &ndcg::StepRow::ndcg},
       {"roundedDcg", &ndcg::StepRow::rounded_dcg},

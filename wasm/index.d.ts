@@ -6,6 +6,8 @@ export interface Diagnostic {
   column: number;
   /** A sentence for a person, without the location (show it with `line`/`column`). */
   message: string;
+  /** Present on a diagnostic a user interface can offer to fix: 'judgments-unmatched' (judgments given, none of them about a ranked document). */
+  code?: string;
 }
 
 export interface ExplainOptions {
@@ -46,12 +48,16 @@ export interface StepRow {
   gain: number;
   /** The number G[r] is divided by (1 where there is no discount). */
   discount: number;
+  /** gain / discount: what this rank adds to DCG. */
+  term: number;
   cg: number;
   dcg: number;
   /** Document at rank r of the ideal ranking; null past the judged documents (zero padding). */
   idealDoc: string | null;
   idealGrade: number;
   idealGain: number;
+  /** idealGain / discount: what this rank adds to IDCG. */
+  idealTerm: number;
   idcg: number;
   /** dcg / idcg, or options.ndcgWhenIdcgZero when idcg is 0. */
   ndcg: number;

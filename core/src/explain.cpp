@@ -112,6 +112,8 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
   DocTally graded_outside_judgments;
   DocTally negative;
   bool any_grade = false;
+  std::size_t with_id = 0;  // ranked entries that name a document
+  std::size_t matched = 0;  // of them, found in the judgments
   for (std::size_t i = 0; i < n; ++i) {
     const RankedEntry& entry = ranking.entries[i];
     StepRow& row = out.rows[i];
@@ -120,8 +122,10 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
     std::uint32_t grade_line = entry.line;
     std::uint32_t grade_column = entry.grade_column;
     Source grade_source = Source::ranking;
+    with_id += entry.doc ? 1 : 0;
     if (judgments != nullptr && entry.doc) {
       if (const Judgment* j = judgments->find(*entry.doc)) {
+        ++matched;
         row.grade = j->grade;
         row.judged = true;
         grade_line = j->line;
@@ -203,8 +207,37 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
   std::stable_sort(ideal.begin(), ideal.end(),
                    [](const IdealEntry& a, const IdealEntry& b) { return a.gain > b.gain; });
 
+  // Judgments that cannot belong to this ranking: most often left over from another example.
+  const bool judged_some = judgments != nullptr && !judgments->items.empty();
+  const bool no_match = judged_some && with_id > 0 && matched == 0;
+  if (judged_some && with_id == 0 && n > 0) {
+    warnings.add(Diagnostic{
+        Source::judgments, 0, 0,
+        options.ideal == IdealFrom::judgments
+            ? "the ranking is a list of grades without document ids, so no judgment can "
+              "be matched to it: its own grades are used, and the ideal ranking is "
+              "built from the " +
+                  plural(judgments->items.size(), "judged document", "judged documents") +
+                  ". If these judgments belong to another example, clear them or take "
+                  "the ideal from the ranked list"
+            : "the ranking is a list of grades without document ids and the ideal comes "
+              "from the ranked list, so the judgments are not used",
+        "judgments-unmatched"});
+  } else if (no_match) {
+    warnings.add(
+        Diagnostic{Source::judgments, 0, 0,
+                   "none of the " + plural(with_id, "ranked document", "ranked documents") +
+                       " appears in the judgments (" +
+                       plural(judgments->items.size(), "judged document", "judged documents") +
+                       ", first " + judgments->items.front().doc +
+                       (any_grade ? "), so only the grades written in the ranking count. "
+                                  : "), so every ranked document counts as not relevant. ") +
+                       "Are these judgments for another ranking? Replace or clear them",
+                   "judgments-unmatched"});
+  }
+
   // Warnings that summarise many documents at once.
-  if (unjudged.count > 0) {
+  if (unjudged.count > 0 && !no_match) {
     if (judgments != nullptr) {
       warnings.add(Source::ranking, unjudged.first_line, 0,
                    plural(unjudged.count, "ranked document has", "ranked documents have") +
@@ -250,12 +283,14 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
     StepRow& row = out.rows[i];
     row.discount = discount_of(i + 1);
     cg += row.gain;
-    dcg += row.gain / row.discount;
+    row.term = row.gain / row.discount;
+    dcg += row.term;
     if (i < ideal.size()) {
       row.ideal_doc = ideal[i].doc;
       row.ideal_grade = ideal[i].grade;
       row.ideal_gain = ideal[i].gain;
-      idcg += row.ideal_gain / row.discount;
+      row.ideal_term = row.ideal_gain / row.discount;
+      idcg += row.ideal_term;
     }
     row.cg = cg;
     row.dcg = dcg;

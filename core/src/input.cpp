@@ -28,14 +28,20 @@ bool has_digit(std::string_view text) {
   return false;
 }
 
-// A line of column titles such as "| Rank | Document | G |" or "n  doc #  relevance  CG _n":
-// no digits, and at least one word that names a column of a ranking table.
-bool is_table_header(std::string_view line) {
-  if (has_digit(line)) return false;
+// A line of column titles such as "| Rank | Document | G |", "n  doc #  relevance  CG _n" or a
+// caption "Discounted Cumulated Gain": no digits, and words that name columns of a ranking table.
+// `titles_only` when every word does; `some_titles` when at least one does.
+enum class TitleLine { no, some_titles, titles_only };
+
+TitleLine title_line(std::string_view line) {
+  if (has_digit(line)) return TitleLine::no;
   static constexpr std::string_view kTitles[] = {
-      "rank", "n",    "doc",   "docno",       "docid", "document", "id",
-      "g",    "gain", "rel",   "relevance",   "grade", "cg",       "dcg",
-      "idcg", "ndcg", "score", "calculation", "log",   "ig"};
+      "rank",       "n",          "doc",        "docno",       "docid", "document", "id",
+      "g",          "gain",       "rel",        "relevance",   "grade", "cg",       "dcg",
+      "idcg",       "ndcg",       "score",      "calculation", "log",   "ig",       "cumulated",
+      "cumulative", "discounted", "normalised", "normalized",  "ideal", "position"};
+  std::size_t titles = 0;
+  std::size_t others = 0;
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && !std::isalpha(static_cast<unsigned char>(line[i]))) ++i;
@@ -44,11 +50,12 @@ bool is_table_header(std::string_view line) {
     if (i == start) break;
     std::string word(line.substr(start, i - start));
     for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (std::string_view title : kTitles) {
-      if (word == title) return true;
-    }
+    bool title = false;
+    for (std::string_view t : kTitles) title = title || word == t;
+    (title ? titles : others) += 1;
   }
-  return false;
+  if (titles == 0) return TitleLine::no;
+  return others == 0 ? TitleLine::titles_only : TitleLine::some_titles;
 }
 
 bool is_comment_or_blank(std::string_view line) {
@@ -262,11 +269,18 @@ class RankingParser {
     drop_trailing_empty(fields);
     if (fields.empty()) return;
     auto& entries = result_.value.entries;
-    if (entries.empty() && fields.size() >= 2 && is_table_header(text)) {
-      result_.warnings.add(Source::ranking, number, 0,
-                           "skipped this line: it looks like a table header (column titles, no "
-                           "digits) rather than a ranked document");
-      return;
+    if (fields.size() >= 2) {
+      // Read as a document, such a line could only be an error (its "grade" has no digit).
+      // Column titles are skipped wherever a table pasted from slides or a PDF puts them; a line
+      // that only starts like them is skipped, and said, only before the first document.
+      const TitleLine titles = title_line(text);
+      if (titles == TitleLine::titles_only) return;
+      if (titles == TitleLine::some_titles && entries.empty()) {
+        result_.warnings.add(Source::ranking, number, 0,
+                             "skipped this line: it looks like a table header (column titles, "
+                             "no digits) rather than a ranked document");
+        return;
+      }
     }
     // "d9 (r: 3)": a grade note split off by white space belongs to the id before it.
     for (std::size_t i = 1; i < fields.size(); ++i) {

@@ -89,6 +89,32 @@ bool split_exactly(std::string_view text, std::uint32_t number, Source source,
   return false;
 }
 
+// The first line of a qrels file that has a run's shape (6 fields, numeric rank and score), or
+// the first line of a run with a qrels' shape (4 fields, numeric iteration and grade): the two
+// files were most likely given the other way round. Said once, instead of an error a line.
+bool has_shape_of_other_file(std::string_view text, Source reading) {
+  Field f[6];
+  bool more = false;
+  const std::size_t count = split_blank(text, f, 6, &more);
+  if (more) return false;
+  if (reading == Source::qrels) {
+    return count == 6 && parse_integer(f[3].text) && parse_decimal(f[4].text) &&
+           !parse_integer(f[1].text);
+  }
+  return count == 4 && parse_integer(f[1].text) && parse_integer(f[3].text);
+}
+
+void report_swapped(Source reading, std::uint32_t number, DiagnosticList& errors) {
+  errors.add(Diagnostic{
+      reading, number, 1,
+      reading == Source::qrels
+          ? "this looks like a run line 'query Q0 docno rank score tag', not a qrels line "
+            "'query iteration docno grade': were the qrels and run files swapped?"
+          : "this looks like a qrels line 'query iteration docno grade', not a run line "
+            "'query Q0 docno rank score tag': were the qrels and run files swapped?",
+      "files-swapped"});
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -124,6 +150,11 @@ void QrelsReader::finish() {
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_ || is_ascii_blank_line(text)) return;
   if (report_control_character(text, Source::qrels, number, errors_)) return;
+  if (judgments_ == 0 && errors_.empty() && has_shape_of_other_file(text, Source::qrels)) {
+    report_swapped(Source::qrels, number, errors_);
+    stopped_ = true;
+    return;
+  }
   Field f[4];
   if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
                      errors_)) {
@@ -211,8 +242,14 @@ void RunReader::close_current() {
 
 void RunReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_ || is_ascii_blank_line(text)) return;
+  const bool first = !any_line_;
   any_line_ = true;
   if (report_control_character(text, Source::run, number, errors_)) return;
+  if (first && has_shape_of_other_file(text, Source::run)) {
+    report_swapped(Source::run, number, errors_);
+    stopped_ = true;
+    return;
+  }
   Field f[6];
   if (!split_exactly(text, number, Source::run, "6 fields 'query Q0 docno rank score tag'", f,
                      errors_)) {
@@ -281,7 +318,7 @@ constexpr MeasureName kTrecNames[] = {
 const std::vector<std::int64_t> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
 
 Diagnostic measure_error(std::string_view name, std::string message) {
-  return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message};
+  return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message, {}};
 }
 
 std::string trec_name(MeasureKind kind) {
@@ -317,7 +354,7 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
                                           std::string_view raw_value) {
   const std::string_view value = trim(raw_value);
   const auto error = [&](std::string message) {
-    return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message};
+    return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message, {}};
   };
   if (name == "relevanceLevel") {
     bool out_of_range = false;
@@ -348,8 +385,11 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
   const std::string_view name = trim(raw);
   if (name.empty()) {
-    return Diagnostic{Source::options, 0, 0,
-                      "a measure name is empty; name one such as ndcg_cut.10, map or P.10"};
+    return Diagnostic{Source::options,
+                      0,
+                      0,
+                      "a measure name is empty; name one such as ndcg_cut.10, map or P.10",
+                      {}};
   }
   // ir_measures names: nDCG@10, AP@100, P@10, R@100, RR, Rprec, Bpref, nDCG, AP.
   if (const std::size_t at = name.find('@'); at != std::string_view::npos) {

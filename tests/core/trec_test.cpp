@@ -218,3 +218,37 @@ TEST_CASE("what the readers and the evaluator keep is bounded, with an error nam
     CHECK(e.errors[0].message.find("per-query results need more than") != std::string::npos);
   }
 }
+
+TEST_CASE("qrels and run files given the other way round are said once, not an error a line") {
+  std::string run;
+  for (int q = 1; q <= 300; ++q)
+    run += std::to_string(q) + " Q0 doc" + std::to_string(q) + " 1 2.5 sys\n";
+  const std::string qrels = "1 0 doc1 1\n2 0 doc2 0\n";
+  QrelsReader as_qrels;
+  as_qrels.feed(run);
+  as_qrels.finish();
+  const auto qrels_errors = as_qrels.errors().finish();
+  REQUIRE(qrels_errors.size() == 1);
+  CHECK(qrels_errors[0].line == 1);
+  CHECK(qrels_errors[0].code == "files-swapped");
+  CHECK(qrels_errors[0].message.find("were the qrels and run files swapped?") != std::string::npos);
+
+  std::size_t queries = 0;
+  RunReader as_run([&](QueryRun&&) { ++queries; });
+  as_run.feed(qrels);
+  as_run.finish();
+  const auto run_errors = as_run.errors().finish();
+  REQUIRE(run_errors.size() == 1);
+  CHECK(run_errors[0].code == "files-swapped");
+  CHECK(run_errors[0].message.find("looks like a qrels line") != std::string::npos);
+  CHECK(queries == 0);
+
+  // A run line somewhere after good qrels lines is an ordinary located error.
+  QrelsReader mixed;
+  mixed.feed("1 0 doc1 1\n1 Q0 doc2 1 2.5 sys\n");
+  mixed.finish();
+  const auto mixed_errors = mixed.errors().finish();
+  REQUIRE(mixed_errors.size() == 1);
+  CHECK(mixed_errors[0].code.empty());
+  CHECK(mixed_errors[0].line == 2);
+}

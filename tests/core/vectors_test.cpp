@@ -13,6 +13,8 @@ double field_of(const StepRow& row, const std::string& field) {
   if (field == "grade") return row.grade;
   if (field == "gain") return row.gain;
   if (field == "discount") return row.discount;
+  if (field == "term") return row.term;
+  if (field == "idealTerm") return row.ideal_term;
   if (field == "cg") return row.cg;
   if (field == "dcg") return row.dcg;
   if (field == "idealGrade") return row.ideal_grade;
@@ -52,8 +54,9 @@ void check_diagnostics(const std::vector<Diagnostic>& actual, const nlohmann::js
     bool found = false;
     for (const Diagnostic& d : actual) {
       const bool column_ok = !e.contains("column") || e["column"].get<std::uint32_t>() == d.column;
+      const bool code_ok = e.value("code", std::string()) == std::string(d.code);
       if (source_name(d.source) == e["source"].get<std::string>() &&
-          d.line == e["line"].get<std::uint32_t>() && column_ok &&
+          d.line == e["line"].get<std::uint32_t>() && column_ok && code_ok &&
           d.message.find(e["contains"].get<std::string>()) != std::string::npos) {
         found = true;
       }

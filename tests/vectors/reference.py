@@ -52,8 +52,8 @@ def columns(case):
     ideal = case["idealGrades"]
     ideal_docs = case.get("idealDocs", [None] * len(ideal))
     n = len(grades)
-    rows = {k: [] for k in ("rank", "doc", "grade", "gain", "discount", "cg", "dcg", "idealDoc",
-                            "idealGrade", "idealGain", "idcg", "ndcg")}
+    rows = {k: [] for k in ("rank", "doc", "grade", "gain", "discount", "term", "cg", "dcg",
+                            "idealDoc", "idealGrade", "idealGain", "idealTerm", "idcg", "ndcg")}
     rd = opts.get("roundBeforeDividing")
     if rd is not None:
         rows.update({"roundedDcg": [], "roundedIdcg": [], "roundedNdcg": []})
@@ -72,11 +72,13 @@ def columns(case):
         rows["grade"].append(grades[i])
         rows["gain"].append(g)
         rows["discount"].append(disc)
+        rows["term"].append(g / disc)
         rows["cg"].append(cg)
         rows["dcg"].append(dcg)
         rows["idealDoc"].append(ideal_docs[i] if i < len(ideal) else None)
         rows["idealGrade"].append(ideal[i] if i < len(ideal) else 0)
         rows["idealGain"].append(ig)
+        rows["idealTerm"].append(ig / disc)
         rows["idcg"].append(idcg)
         rows["ndcg"].append(dcg / idcg if idcg > 0 else zero)
         if rd is not None:

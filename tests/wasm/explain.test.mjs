@@ -17,7 +17,7 @@ function checkDiagnostics(actual, expected, what) {
   assert.equal(actual.length, expected.length, `${what}: reported\n${listed}`);
   for (const e of expected) {
     const found = actual.some((d) => d.source === e.source && d.line === e.line &&
-      (e.column === undefined || d.column === e.column) && d.message.includes(e.contains));
+      (e.column === undefined || d.column === e.column) && d.code === e.code && d.message.includes(e.contains));
     assert.ok(found, `${what}: expected ${JSON.stringify(e)}, reported\n${listed}`);
   }
 }
@@ -58,8 +58,8 @@ for (const c of cases) {
 test('every row has the documented fields, as plain data', () => {
   const r = calc.explain({ ranking: 'a 1\nb 0', options: { ideal: 'ranking' } });
   assert.ok(r.ok);
-  assert.deepEqual(Object.keys(r.rows[0]), ['rank', 'doc', 'grade', 'gain', 'discount', 'cg', 'dcg',
-    'idealDoc', 'idealGrade', 'idealGain', 'idcg', 'ndcg', 'judged', 'repeated']);
+  assert.deepEqual(Object.keys(r.rows[0]), ['rank', 'doc', 'grade', 'gain', 'discount', 'term', 'cg', 'dcg',
+    'idealDoc', 'idealGrade', 'idealGain', 'idealTerm', 'idcg', 'ndcg', 'judged', 'repeated']);
   assert.deepEqual(Object.keys(r.summary), ['k', 'dcgAtK', 'idcgAtK', 'ndcgAtK', 'judgedRelevant']);
   assert.deepEqual(JSON.parse(JSON.stringify(r)), r, 'the result survives JSON (no handles, no typed arrays)');
 });

@@ -25,6 +25,9 @@ struct Diagnostic {
   std::uint32_t line = 0;    // 1-based; 0 = not tied to one line
   std::uint32_t column = 0;  // 1-based, counted in Unicode code points; 0 = whole line/input
   std::string message;
+  // Empty, or a stable name for a situation a user interface can offer to fix, such as
+  // "judgments-unmatched": judgments given, none of them about a ranked document.
+  std::string_view code;
 };
 
 // Collects diagnostics up to a limit, so that a million bad lines cost a hundred messages, not a

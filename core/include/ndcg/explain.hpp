@@ -27,13 +27,15 @@ struct StepRow {
   bool repeated = false;                 // the document was already ranked higher up (gain 0)
   double gain = 0;                       // G[r]; 0 for a repeat of a document already ranked
   double discount = 1;                   // G[r] is divided by this
+  double term = 0;                       // G[r] / discount: what rank r adds to DCG
   double cg = 0;                         // sum of G[1..r]
   double dcg = 0;                        // sum of G[i] / discount(i), i = 1..r
   std::optional<std::string> ideal_doc;  // the document at rank r of the ideal ranking
   double ideal_grade = 0;                // 0 past the last judged document (padding)
   double ideal_gain = 0;
-  double idcg = 0;  // DCG of the ideal ranking at r
-  double ndcg = 0;  // dcg / idcg, or Options::ndcg_when_idcg_zero when idcg == 0
+  double ideal_term = 0;  // ideal_gain / discount: what rank r adds to IDCG
+  double idcg = 0;        // DCG of the ideal ranking at r
+  double ndcg = 0;        // dcg / idcg, or Options::ndcg_when_idcg_zero when idcg == 0
   // Set when Options::round_before_dividing is: DCG and IDCG rounded, and their quotient.
   double rounded_dcg = 0;
   double rounded_idcg = 0;

@@ -81,7 +81,7 @@ class QrelsReader {
   std::size_t judgments_ = 0;
   std::size_t memory_limit_;
   std::size_t kept_ = 0;  // estimated bytes held
-  bool stopped_ = false;  // the memory limit was reached
+  bool stopped_ = false;  // the memory limit was reached, or the file is a run
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class RunReader {
   bool any_line_ = false;
   std::size_t memory_limit_;
   std::size_t kept_ = 0;  // estimated bytes held: the open query, or all of them when buffering
-  bool stopped_ = false;
+  bool stopped_ = false;  // the memory limit was reached, or the file is a qrels file
 };
 
 // ---------------------------------------------------------------------------------------------
