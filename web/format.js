@@ -37,7 +37,10 @@ export const msup = (base, sup) => math('msup', base, sup);
 
 /** log_b(x) as MathML, with x an MathML node or text. */
 export function logOf(base, argument) {
-  return mrow(msub(mi('log'), mn(formatNumber(base, 6, { trim: true }))), mo('\u2061'), argument);
+  // log₂(j + 1), not log₂ j + 1: an argument of more than one term is in parentheses.
+  const compound = argument.localName === 'mrow' && argument.childElementCount > 1;
+  const shown = compound ? mrow(mo('('), argument, mo(')')) : argument;
+  return mrow(msub(mi('log'), mn(formatNumber(base, 6, { trim: true }))), mo('\u2061'), shown);
 }
 
 /** A <math> element; `label` is its text for screen readers and copy-paste. */

@@ -1,17 +1,10 @@
 // Histogram of one measure over the queries, as SVG (see chart.js for why no library).
+// Drawn as wide as its box, so that its labels keep their size on a phone.
+import { redrawOnResize, svg, widthOf } from './chart.js';
 import { formatNumber } from './format.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
-const WIDTH = 720;
 const HEIGHT = 220;
 const PAD = { left: 44, right: 16, top: 12, bottom: 36 };
-
-function svg(tag, attributes = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Counts of `values` in `bins` equal bins over [0, top]; the last bin includes `top`. */
 export function binCounts(values, bins, top) {
@@ -21,6 +14,8 @@ export function binCounts(values, bins, top) {
 }
 
 export function renderHistogram(container, values, name) {
+  const WIDTH = widthOf(container);
+  redrawOnResize(container, WIDTH, () => renderHistogram(container, values, name));
   const top = Math.max(1, ...values);
   const bins = 10;
   const counts = binCounts(values, bins, top);
@@ -29,7 +24,7 @@ export function renderHistogram(container, values, name) {
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const root = svg('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', class: 'chart-svg histogram',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img', class: 'chart-svg histogram',
     'aria-label': `Histogram of ${name} over ${values.length} queries: ${counts.map((c, i) => `${formatNumber((i * top) / bins, 2)}–${formatNumber(((i + 1) * top) / bins, 2)}: ${c}`).join(', ')}`,
   });
   const grid = svg('g', { class: 'grid' });
@@ -38,7 +33,9 @@ export function renderHistogram(container, values, name) {
     grid.append(svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y, y2: y }));
     grid.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, formatNumber(highest * (1 - t / 4), 0)));
   }
-  for (let i = 0; i <= bins; i++) {
+  // Every bin edge where 11 labels fit, every other one on a phone.
+  const every = plotW / bins < 34 ? 2 : 1;
+  for (let i = 0; i <= bins; i += every) {
     grid.append(svg('text', { x: PAD.left + (i / bins) * plotW, y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' },
       formatNumber((i * top) / bins, top > 1 ? 0 : 1)));
   }

@@ -4,12 +4,12 @@ import { loadCalculator } from './core.js';
 import { renderChart } from './chart.js';
 import { EXPORTS } from './export.js';
 import { el } from './format.js';
-import { PRESETS } from './presets.js';
+import { PRESETS, describeConventions, findSlip } from './presets.js';
 import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps,
 } from './render.js';
 import {
-  DEFAULT_SETTINGS, encodeState, forgetPreviousState, loadState, previousState, saveState,
+  DEFAULT_SETTINGS, SETTING_NAMES, encodeState, forgetPreviousState, loadState, previousState, saveState,
 } from './state.js';
 import { setUpTrecMode } from './trec.js';
 
@@ -22,19 +22,29 @@ const ranking = $('ranking');
 const judgments = $('judgments');
 
 const params = new URLSearchParams(location.search);
+// ?embed=1 lays the page out for an iframe in a course page: the result first, no header; with
+// &show=examples,conventions,trec,chart only the parts listed (of those four) are shown.
+const EMBED_PARTS = ['examples', 'conventions', 'trec', 'chart'];
 if (params.get('embed') === '1') {
   document.body.classList.add('embed');
+  if (params.has('show')) {
+    const shown = new Set(params.get('show').split(',').map((part) => part.trim()));
+    for (const part of EMBED_PARTS) document.body.classList.toggle(`hide-${part}`, !shown.has(part));
+  }
 }
 
 let calc;
 let lastGood = null;  // { result, display, settings }
 let rowLimit = ROWS_PER_PAGE;
+// The example loaded last, by id, until the person resets or keeps its conventions or starts anew.
+let exampleId = '';
 
 function readState() {
   const state = { ranking: ranking.value, judgments: judgments.value };
   for (const [name, control] of Object.entries(controls)) {
     state[name] = control.type === 'checkbox' ? control.checked : control.value;
   }
+  state.example = exampleId;
   return state;
 }
 
@@ -46,8 +56,23 @@ function writeState(state) {
     if (control.type === 'checkbox') control.checked = value === true;
     else control.value = String(value);
   }
+  exampleId = PRESETS.some((p) => p.id === state.example) ? state.example : '';
   syncControls();
 }
+
+/** The state an example loads: its input and its conventions, every other setting at default. */
+function presetState(preset) {
+  return {
+    ranking: preset.ranking, judgments: preset.judgments, ...DEFAULT_SETTINGS, ...preset.settings,
+    k: String(preset.settings.k ?? ''), base: String(preset.settings.base ?? 2),
+    decimals: String(preset.settings.decimals ?? 4), example: preset.id,
+  };
+}
+
+const sameSetting = (a, b) => (typeof a === 'boolean' || typeof b === 'boolean' ? Boolean(a) === Boolean(b) : String(a ?? '') === String(b ?? ''));
+// A base or a gain map that is not in use (disabled or hidden) is not a convention in force.
+const inUse = (state, name) => (name === 'base' ? state.discount === 'jarvelin-kekalainen' : name === 'gainMap' ? state.gain === 'custom' : true);
+const differsFromDefaults = (state) => SETTING_NAMES.some((name) => inUse(state, name) && !sameSetting(state[name], DEFAULT_SETTINGS[name]));
 
 function syncControls() {
   $('gain-map-control').hidden = controls.gain.value !== 'custom';
@@ -79,13 +104,107 @@ function selectLine(textarea, line) {
 function showDiagnostics(errors, warnings) {
   const bySource = { ranking: [], judgments: [], options: [] };
   for (const [kind, list] of [['error', errors], ['warning', warnings]]) {
-    for (const d of list) (bySource[d.source] ?? bySource.ranking).push({ ...d, kind });
+    for (const d of list) {
+      // A note about the input as a whole is shown above the result (showContext), by the
+      // number it is about; a located one beside the line it points to.
+      if (kind === 'warning' && d.line === 0) continue;
+      (bySource[d.source] ?? bySource.ranking).push({ ...d, kind });
+    }
   }
   renderDiagnostics($('ranking-diagnostics'), bySource.ranking, (d) => selectLine(ranking, d.line));
   renderDiagnostics($('judgments-diagnostics'), bySource.judgments, (d) => selectLine(judgments, d.line));
   renderDiagnostics($('options-diagnostics'), bySource.options);
   ranking.setAttribute('aria-invalid', String(errors.some((d) => d.source === 'ranking')));
   judgments.setAttribute('aria-invalid', String(errors.some((d) => d.source === 'judgments')));
+}
+
+/**
+ * Says above the result what it rests on: the example, if the input is still that example's, or
+ * the conventions in force; and, where the eye is, anything in the input or the settings that
+ * stopped fitting: an example's conventions carried over to other input, judgments that match
+ * none of the ranked documents, a vector with a slip a source is known for, k past the list.
+ */
+function showContext(state, result) {
+  const example = PRESETS.find((p) => p.id === exampleId);
+  const departed = example && (state.ranking !== example.ranking || state.judgments !== example.judgments);
+  if (example && departed && !differsFromDefaults(state)) exampleId = '';
+  const active = example && !departed;
+  for (const button of document.querySelectorAll('button.preset')) {
+    button.setAttribute('aria-pressed', String(active && button.dataset.preset === example.id));
+  }
+  $('active-context').replaceChildren(
+    active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
+    ' — ', describeConventions(state), '.');
+  showPresetNote(active ? example : null);
+
+  const notes = [];
+  const note = (text, ...actions) => {
+    const item = el('li', { className: 'warning' }, el('span', { className: 'kind' }, 'Note'), ' ', text);
+    for (const action of actions) item.append(' ', action);
+    notes.push(item);
+  };
+  const action = (id, label, run) => {
+    const button = el('button', { type: 'button', className: 'link', id }, label);
+    button.addEventListener('click', run);
+    return button;
+  };
+  if (example && departed && differsFromDefaults(state)) {
+    note(`The input is no longer the example “${example.label}”, but its conventions are still set: ${describeConventions(state, { onlyChanged: true })}.`,
+      action('keep-conventions', 'Keep them', () => {
+        exampleId = '';
+        update();
+      }),
+      action('reset-conventions', 'Reset to the defaults', () => {
+        const before = readState();
+        writeState({ ...before, ...DEFAULT_SETTINGS, example: '' });
+        update();
+        offerUndo('The conventions are back to the defaults.', before);
+      }));
+  }
+  for (const w of result.warnings ?? []) {
+    if (w.line !== 0) continue;
+    if (w.code === 'judgments-unmatched') {
+      note(sentence(w.message), action('clear-judgments', 'Clear the judgments', () => {
+        const before = readState();
+        judgments.value = '';
+        update();
+        offerUndo('The judgments were cleared.', before);
+      }));
+    } else {
+      note(sentence(w.message));
+    }
+  }
+  const slip = result.ok ? findSlip(result.rows) : null;
+  if (slip) note(slip);
+  // Rebuilt only when they change: a note rebuilt under the pointer between mousedown and
+  // mouseup (a blur starts an update) would swallow the click on its button.
+  const list = $('context-notes');
+  const key = notes.map((n) => n.textContent).join('\n');
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(...notes);
+}
+
+const sentence = (text) => `${text}${/[.?!]$/.test(text) ? '' : '.'}`;
+
+/** A state note with an Undo that brings back `before`: no action of the page loses input. */
+function offerUndo(text, before) {
+  const undo = el('button', { type: 'button', className: 'link', id: 'undo' }, 'Undo');
+  undo.addEventListener('click', () => {
+    writeState(before);
+    showStateNote('');
+    update();
+  });
+  showStateNote(text, undo);
+}
+
+function newCalculation() {
+  const before = readState();
+  writeState({ ranking: '', judgments: '', ...DEFAULT_SETTINGS, example: '' });
+  rowLimit = ROWS_PER_PAGE;
+  update();
+  ranking.focus();
+  if (before.ranking || before.judgments || differsFromDefaults(before)) offerUndo('Started a new calculation.', before);
 }
 
 function renderResult() {
@@ -115,16 +234,23 @@ function update() {
   syncControls();
   const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) });
   performance.measure('ndcg:explain', { start: started });
-  document.body.dataset.state = result.ok ? 'ok' : 'error';
-  showDiagnostics(result.ok ? [] : result.errors, result.warnings);
-  if (result.ok) {
+  const empty = result.ok && result.rows.length === 0;
+  document.body.dataset.state = empty ? 'empty' : result.ok ? 'ok' : 'error';
+  showDiagnostics(result.ok ? [] : result.errors, empty ? [] : result.warnings);
+  showContext(state, empty ? { ok: true, rows: [], warnings: [] } : result);
+  $('ranking-print').textContent = state.ranking;
+  $('judgments-print').textContent = state.judgments;
+  if (empty) {
+    lastGood = null;
+    showEmpty();
+  } else if (result.ok) {
     lastGood = { result, display: displayOf(state), settings: state };
     $('stale-note').hidden = true;
     renderResult();
-    $('results').classList.remove('stale');
+    markStale(false);
   } else if (lastGood) {
     $('stale-note').hidden = false;
-    $('results').classList.add('stale');
+    markStale(true);
   }
   // Read by tests/bench: how long one recomputation takes, input to rendered table.
   performance.measure('ndcg:update', { start: started });
@@ -132,13 +258,50 @@ function update() {
   // While the input has errors the tables show the last good result: exporting them would
   // hand out numbers for another input, so Export waits for the input to be fixed.
   for (const id of ['download', 'copy']) {
-    $(id).disabled = !result.ok;
+    $(id).disabled = !result.ok || empty;
     $(id).title = result.ok ? '' : 'Fix the errors in the input first: the table shown is the last result that worked';
   }
   // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
   const { linked, stored } = saveState(state);
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings, and this browser keeps the text';
   showStorageWarning(!linked && !stored);
+}
+
+function markStale(stale) {
+  $('results').classList.toggle('stale', stale);
+  $('details').classList.toggle('stale', stale);
+}
+
+/**
+ * Says when the step table is wider than its box (it scrolls sideways, the rank column stays),
+ * and, in an iframe, tells the embedding page the height the calculator needs:
+ * { type: 'ndcg-calculator:height', height } posted to the parent, as the README shows.
+ */
+function watchLayout() {
+  const wrap = $('steps-wrap');
+  const hint = () => { $('steps-scroll-hint').hidden = wrap.scrollWidth <= wrap.clientWidth + 1; };
+  const observer = new ResizeObserver(hint);
+  observer.observe(wrap);
+  observer.observe($('steps'));
+  if (window.parent === window) return;
+  let posted = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height === posted) return;
+    posted = height;
+    window.parent.postMessage({ type: 'ndcg-calculator:height', height }, '*');
+  }).observe(document.body);
+}
+
+/** Two empty boxes: an invitation, not "NDCG = 0". */
+function showEmpty() {
+  $('stale-note').hidden = true;
+  markStale(false);
+  $('headline').replaceChildren(el('p', { className: 'empty-state' },
+    'Paste a ranked list above (one document a line, or one line of grades such as 3 2 3 0 1 2) to see NDCG worked out rank by rank, or pick an example.'));
+  for (const id of ['steps', 'ideal-table']) $(id).replaceChildren();
+  $('show-more')?.remove();
+  $('chart').replaceChildren();
 }
 
 function showStateNote(text, action) {
@@ -179,13 +342,21 @@ function applyLoaded({ state, note }) {
 let pending = 0;
 function scheduleUpdate() {
   cancelAnimationFrame(pending);
-  pending = requestAnimationFrame(update);
+  pending = requestAnimationFrame(() => {
+    pending = 0;
+    update();
+  });
 }
 
-function applyPreset(preset) {
-  writeState({ ranking: preset.ranking, judgments: preset.judgments, ...DEFAULT_SETTINGS, ...preset.settings,
-    k: String(preset.settings.k ?? ''), base: String(preset.settings.base ?? 2), decimals: String(preset.settings.decimals ?? 4) });
+/** The example's note, while the input is that example's; nothing otherwise. */
+function showPresetNote(preset) {
   const note = $('preset-note');
+  if (note.dataset.preset === (preset?.id ?? '')) return;
+  note.dataset.preset = preset?.id ?? '';
+  if (!preset) {
+    note.replaceChildren();
+    return;
+  }
   note.replaceChildren(preset.note);
   if (preset.slideView) {
     const button = el('button', { type: 'button', className: 'link', id: 'slide-view' }, preset.slideView.label);
@@ -195,11 +366,16 @@ function applyPreset(preset) {
     });
     note.append(' ', button, '.');
   }
+}
+
+function applyPreset(preset) {
+  writeState(presetState(preset));
   rowLimit = ROWS_PER_PAGE;
   update();
 }
 
 function setUpPresets() {
+  $('new-calculation').addEventListener('click', newCalculation);
   const holder = $('preset-buttons');
   for (const preset of PRESETS) {
     const button = el('button', { type: 'button', className: 'preset', 'data-preset': preset.id }, preset.label);
@@ -303,6 +479,7 @@ async function main() {
   setUpExport();
   setUpDrop(ranking);
   setUpDrop(judgments);
+  watchLayout();
   try {
     calc = await loadCalculator();
   } catch (error) {
@@ -314,6 +491,13 @@ async function main() {
     node.addEventListener('change', scheduleUpdate);
   }
   window.addEventListener('hashchange', () => {
+    // A keystroke not yet saved is saved now, before the new link is read, so that the link
+    // cannot replace it unnoticed; the address is the link's, and stays so.
+    if (pending) {
+      cancelAnimationFrame(pending);
+      pending = 0;
+      saveState(readState(), { address: false });
+    }
     const loaded = loadState();
     if (loaded.state && encodeState(loaded.state) !== encodeState(readState())) applyLoaded(loaded);
   });

@@ -100,3 +100,44 @@ export const PRESETS = [
     note: 'As the blog’s last step: results 7 and 8 are judged 3 and 2 but not retrieved, so the ideal becomes 3, 3, 3, 2, 2, 2 and NDCG₆ = 0.785.',
   },
 ];
+
+// Vectors a source prints with a slip, recognised when pasted as a bare list of grades.
+const SLIPS = [
+  {
+    grades: [1, 0, 1, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 3],
+    note: 'These are the 14 grades of the lecture’s gain vector G = (1, 0, 1, …, 3), which has a slip: its table ranks 15 documents, and one 0 is missing after rank 10, so here d₃’s grade 3 lands on rank 14 instead of 15. ' +
+      'NDCG@10 is not affected; CG, DCG and NDCG from rank 14 on are. Add a 0 after the tenth grade to match the table.',
+  },
+];
+
+/** The note about a known slip when `rows` (a bare list of grades) are one of SLIPS; or null. */
+export function findSlip(rows) {
+  if (rows.length === 0 || rows.some((r) => r.doc !== null)) return null;
+  const slip = SLIPS.find((s) => s.grades.length === rows.length && s.grades.every((g, i) => g === rows[i].grade));
+  return slip?.note ?? null;
+}
+
+const GAIN_WORDS = { linear: 'linear gain (G = g)', exponential: 'exponential gain (G = 2^g − 1)', custom: 'a custom gain map' };
+
+/**
+ * The conventions of a page state in words, for the line above the result and the printout. With
+ * `onlyChanged`, only those that differ from the defaults.
+ */
+export function describeConventions(state, { onlyChanged = false } = {}) {
+  const jk = state.discount === 'jarvelin-kekalainen';
+  const parts = [
+    ['gain', GAIN_WORDS[state.gain] ?? state.gain],
+    ['discount', jk ? `Järvelin–Kekäläinen discount, base ${state.base} (no discount below rank ${state.base})` : 'discount log₂(rank + 1)'],
+    ['ideal', state.ideal === 'ranking' ? 'ideal from the ranked list itself' : 'ideal from all judged documents'],
+    ['k', String(state.k ?? '').trim() === '' ? 'k = the whole list' : `k = ${String(state.k).trim()}`],
+  ];
+  if (state.idealDepth === 'whole') parts.push(['idealDepth', 'IDCG@k over the whole ideal ranking']);
+  if (String(state.zero) === '1') parts.push(['zero', 'NDCG = 1 when IDCG = 0']);
+  if (state.roundLikeSlide) parts.push(['roundLikeSlide', `DCG and IDCG rounded to ${state.decimals} decimals before dividing`]);
+  if (onlyChanged) {
+    const defaults = { gain: 'linear', discount: 'log2(rank+1)', ideal: 'judgments', k: '', idealDepth: 'cut', zero: '0', roundLikeSlide: false, decimals: '4' };
+    parts.push(['decimals', `${state.decimals} decimals`]);
+    return parts.filter(([name]) => String(state[name] ?? '').trim() !== String(defaults[name])).map(([, text]) => text).join(', ');
+  }
+  return parts.map(([, text]) => text).join(' · ');
+}

@@ -23,33 +23,47 @@ export function displayOf(settings) {
 // (rank + 1).
 const logArgument = (rank, d) => (d.jk ? rank : rank + 1);
 
-/**
- * The working of one rank, e.g. 3 / log₂ 6 + 1.6 — what the slide writes in "Calculation" — as
- * plain data; null where the rank adds nothing (the slides leave those cells empty).
- */
-export function working(row, previous, d, { ideal = false } = {}) {
-  const gain = ideal ? row.idealGain : row.gain;
-  if (gain === 0 && previous) return null;
-  let before = null;
-  if (previous) {
-    const value = d.slide ? (ideal ? previous.roundedIdcg : previous.roundedDcg) : (ideal ? previous.idcg : previous.dcg);
-    before = formatNumber(value, d.decimals);
-  }
-  // From rank b on the formula divides, even where log_b(b) = 1, as the lecture writes it.
-  const divides = !d.jk || row.rank >= d.base;
-  const gainText = formatNumber(gain, d.decimals, { trim: true });
-  const base = d.jk ? d.base : 2;
-  const argument = logArgument(row.rank, d);
-  const text = `${gainText}${divides ? ` / log${base}(${argument})` : ''}${before === null ? '' : ` + ${before}`}`;
-  return { gainText, divides, base, argument, before, text };
+// From rank b on the J&K formula divides, even where log_b(b) = 1, as the lecture writes it.
+const divides = (rank, d) => !d.jk || rank >= d.base;
+
+const SUBSCRIPT = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉' };
+const SUPERSCRIPT = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '.': '·', '-': '⁻' };
+
+/** "log₂ 6"; a base such as 2.5 without a subscript digit for every character is log_2.5. */
+export function logText(base, argument) {
+  const b = formatNumber(base, 6, { trim: true });
+  const sub = /^\d+$/.test(b) ? [...b].map((c) => SUBSCRIPT[c]).join('') : `_${b}`;
+  return `log${sub} ${argument}`;
 }
 
-/** The working as MathML. */
-export function workingMath(w) {
-  const g = mn(w.gainText);
-  const parts = [w.divides ? mfrac(g, logOf(w.base, mn(String(w.argument)))) : g];
-  if (w.before !== null) parts.push(mo('+'), mn(w.before));
-  return mathBlock(null, false, ...parts);
+/** The gain as worked out: "2³ − 1 = 7" for exponential gain, else the gain itself. */
+export function gainText(grade, gain, d) {
+  const value = formatNumber(gain, d.decimals, { trim: true });
+  if (d.gain !== 'exponential' || gain === 0) return value;
+  const g = formatGrade(grade);
+  const exponent = [...g].every((c) => c in SUPERSCRIPT) ? [...g].map((c) => SUPERSCRIPT[c]).join('') : `^${g}`;
+  return `2${exponent} − 1 = ${value}`;
+}
+
+/** The discount at a rank as worked out: "log₂ 6 = 2.585", or "1" where nothing is divided. */
+export function discountText(rank, discount, d) {
+  if (!divides(rank, d)) return '1';
+  return `${logText(d.jk ? d.base : 2, logArgument(rank, d))} = ${formatNumber(discount, d.decimals, { trim: true })}`;
+}
+
+/** What a rank adds: "3 / 2.585 = 1.161"; the gain alone where there is no discount or no gain. */
+export function termText(gain, discount, term, rank, d) {
+  const value = formatNumber(term, d.decimals, { trim: true });
+  if (gain === 0 || !divides(rank, d)) return value;
+  return `${formatNumber(gain, d.decimals, { trim: true })} / ${formatNumber(discount, d.decimals, { trim: true })} = ${value}`;
+}
+
+/** The division at the cut-off: "3.3935 / 11.8339 = 0.2868" (rounded values like the slide). */
+export function divisionText(row, d) {
+  const dcg = d.slide ? row.roundedDcg : row.dcg;
+  const idcg = d.slide ? row.roundedIdcg : row.idcg;
+  const ndcg = d.slide ? row.roundedNdcg : row.ndcg;
+  return `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)} = ${formatNumber(ndcg, d.ndcgDecimals)}`;
 }
 
 // Tables are patched in place: an edit of one line of a 1,000-row ranking changes a few
@@ -127,20 +141,6 @@ function patchDoc(r, column, doc, grade = 0, judged = true, repeated = false) {
   cell.replaceChildren(doc === null ? '—' : docContent(doc, grade, judged, repeated));
 }
 
-// A formula is rebuilt only when its shape changes (gain, log, whether a sum follows); when only
-// the previous DCG changes, as it does below any edit, that one number is rewritten.
-function patchCalculation(r, column, row, previous, d, options) {
-  const w = working(row, previous, d, options);
-  const shape = w === null ? '' : `${w.gainText}|${w.divides}|${w.base}|${w.argument}|${w.before === null}`;
-  setContent(r, column, shape, () => (w === null ? null : workingMath(w)));
-  if (w === null) return;
-  const last = r.keys.length - 1;
-  if (r.keys[last] === w.text) return;
-  r.keys[last] = w.text;
-  // <math><mrow>… + <mn>before</mn></mrow></math>: the number is the row's last child.
-  if (w.before !== null) r.cells[column].firstChild.firstChild.lastChild.textContent = w.before;
-}
-
 function setHeader(table, caption, titles) {
   if (!table.tHead) {
     table.append(el('caption'), headerRow(...titles), el('tbody'));
@@ -152,65 +152,86 @@ function headerRow(...titles) {
   return el('thead', {}, el('tr', {}, ...titles.map(([text, title]) => el('th', { scope: 'col', title }, text))));
 }
 
-const STEP_CLASSES = ['num', 'doc', 'num', 'num', 'calc', 'num', 'num', 'num', 'num'];
+/** Adds a `data-field` to each cell, so that a cell can be found by what it shows. */
+function nameCells(body, fields) {
+  for (const r of bodies.get(body) ?? []) {
+    if (r.named) continue;
+    r.cells.forEach((cell, i) => { cell.dataset.field = fields[i]; });
+    r.named = true;
+  }
+}
+
+const STEP_FIELDS = ['rank', 'doc', 'grade', 'gain', 'cg', 'discount', 'term', 'dcg', 'idealGain', 'idcg', 'ndcg'];
+const STEP_CLASSES = ['num', 'doc', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num'];
 
 /** The step-by-step table; `limit` rows at most (the rest behind a button). */
 export function renderSteps(table, result, d, limit) {
   const k = result.summary.k;
+  const discountTitle = d.jk ? `log${d.base === 2 ? '₂' : `_${formatNumber(d.base, 6, { trim: true })}`} of the rank; 1 below rank ${formatNumber(d.base, 6, { trim: true })}` : 'log₂(rank + 1)';
   setHeader(table, [
-    'Step by step: gain, cumulated gain and discounted cumulated gain at every rank, against the ideal ranking',
+    'Step by step: each rank’s gain, its discount, what it adds to DCG, and DCG against the ideal',
     d.slide ? el('span', { className: 'caption-note' }, ` — DCG and IDCG rounded to ${d.decimals} decimal${d.decimals === 1 ? '' : 's'} before dividing, like the slide`) : '',
-  ], [['Rank'], ['Document'], ['G', 'gain at this rank'], ['CG', 'cumulated gain'], ['Calculation'],
-    ['DCG', 'discounted cumulated gain'], ['Ideal grade'], ['IDCG', 'DCG of the ideal ranking'], ['NDCG', 'DCG / IDCG']]);
+  ], [['Rank'], ['Document'], ['g', 'grade'], ['G', d.gain === 'exponential' ? 'gain: 2^g − 1' : 'gain'], ['CG', 'cumulated gain: the sum of G so far'],
+    ['Discount', discountTitle], ['G / discount', 'what this rank adds to DCG'],
+    ['DCG', 'discounted cumulated gain: the sum of G / discount so far'], ['IG', 'gain at this rank of the ideal ranking'],
+    ['IDCG', 'DCG of the ideal ranking'], [`NDCG`, `DCG / IDCG; at k = ${k} the division is written out`]]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, 9, STEP_CLASSES);
+  const patched = sizeRows(body, shown, STEP_FIELDS.length, STEP_CLASSES);
+  nameCells(body, STEP_FIELDS);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
     const atK = row.rank === k;
-    if (r.keys[9] !== atK) {
-      r.keys[9] = atK;
+    if (r.keys[STEP_FIELDS.length] !== atK) {
+      r.keys[STEP_FIELDS.length] = atK;
       r.tr.classList.toggle('at-k', atK);
     }
     setText(r, 0, String(row.rank));
     patchDoc(r, 1, row.doc, row.grade, row.judged, row.repeated);
-    setText(r, 2, formatNumber(row.gain, d.decimals, { trim: true }));
-    setText(r, 3, formatNumber(row.cg, d.decimals, { trim: true }));
-    patchCalculation(r, 4, row, rows[i - 1], d);
-    patchValue(r, 5, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
-    setText(r, 6, formatGrade(row.idealGrade));
-    patchValue(r, 7, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
-    patchValue(r, 8, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+    setText(r, 2, formatGrade(row.grade));
+    setText(r, 3, row.repeated ? '0 (repeat)' : gainText(row.grade, row.gain, d));
+    setText(r, 4, formatNumber(row.cg, d.decimals, { trim: true }));
+    setText(r, 5, discountText(row.rank, row.discount, d));
+    setText(r, 6, termText(row.gain, row.discount, row.term, row.rank, d));
+    patchValue(r, 7, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
+    setText(r, 8, formatNumber(row.idealGain, d.decimals, { trim: true }));
+    patchValue(r, 9, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
+    if (atK) setText(r, 10, divisionText(row, d));
+    else patchValue(r, 10, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
   }
   return shown;
 }
 
-const IDEAL_CLASSES = ['num', 'doc', 'num', 'num', 'calc', 'num'];
+const IDEAL_FIELDS = ['rank', 'idealDoc', 'idealGrade', 'idealGain', 'discount', 'idealTerm', 'idcg'];
+const IDEAL_CLASSES = ['num', 'doc', 'num', 'num', 'num', 'num', 'num'];
 
 /** The ideal ranking, as long as the ranked list (padded with zeros), as in the lecture. */
 export function renderIdeal(table, result, d, limit) {
-  setHeader(table, ['Ideal ranking: the best possible order of the judged documents'],
-    [['Rank'], ['Document'], ['Grade'], ['IG', 'ideal gain'], ['Calculation'], ['IDCG']]);
+  setHeader(table, ['Ideal ranking: the best possible order of the judged documents, and its DCG (IDCG)'],
+    [['Rank'], ['Document'], ['Grade'], ['IG', d.gain === 'exponential' ? 'ideal gain: 2^grade − 1' : 'ideal gain'], ['Discount'],
+      ['IG / discount', 'what this rank adds to IDCG'], ['IDCG']]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, 6, IDEAL_CLASSES);
+  const patched = sizeRows(body, shown, IDEAL_FIELDS.length, IDEAL_CLASSES);
+  nameCells(body, IDEAL_FIELDS);
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
     setText(r, 0, String(row.rank));
     patchDoc(r, 1, row.idealDoc);
     setText(r, 2, formatGrade(row.idealGrade));
-    setText(r, 3, formatNumber(row.idealGain, d.decimals, { trim: true }));
-    patchCalculation(r, 4, row, rows[i - 1], d, { ideal: true });
-    setText(r, 5, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
+    setText(r, 3, gainText(row.idealGrade, row.idealGain, d));
+    setText(r, 4, discountText(row.rank, row.discount, d));
+    setText(r, 5, termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
+    setText(r, 6, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
   }
   table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;
   if (beyond > 0) {
-    table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 6 },
+    table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_FIELDS.length },
       `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${rows.length}.`))));
   }
 }
@@ -219,14 +240,19 @@ export function renderHeadline(node, result, d) {
   const { summary } = result;
   const k = summary.k;
   const exact = formatNumber(summary.ndcgAtK, Math.max(4, d.ndcgDecimals));
-  const main = d.slide ? formatNumber(summary.roundedNdcgAtK, d.ndcgDecimals) : formatNumber(summary.ndcgAtK, d.ndcgDecimals);
+  const dcg = d.slide ? summary.roundedDcgAtK : summary.dcgAtK;
+  const idcg = d.slide ? summary.roundedIdcgAtK : summary.idcgAtK;
+  const main = formatNumber(d.slide ? summary.roundedNdcgAtK : summary.ndcgAtK, d.ndcgDecimals);
+  const relevant = summary.judgedRelevant;
   node.replaceChildren(
     el('p', { className: 'headline-value' },
       el('span', { className: 'metric' }, `NDCG@${k}`), ' = ', el('output', { id: 'ndcg-at-k' }, main)),
+    el('p', { className: 'headline-working' },
+      `= DCG@${k} / IDCG@${k} = `,
+      el('span', { id: 'headline-division' }, `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)}`),
+      idcg > 0 ? '' : ` (IDCG is 0: NDCG is set to ${main})`),
     el('p', { className: 'headline-parts' },
-      `DCG@${k} = ${formatNumber(d.slide ? summary.roundedDcgAtK : summary.dcgAtK, d.decimals)}`, ' · ',
-      `IDCG@${k} = ${formatNumber(d.slide ? summary.roundedIdcgAtK : summary.idcgAtK, d.decimals)}`, ' · ',
-      `${summary.judgedRelevant} relevant judged document${summary.judgedRelevant === 1 ? '' : 's'}`,
+      `${relevant} relevant document${relevant === 1 ? '' : 's'} in the ideal ranking`,
       d.slide && main !== exact
         ? el('span', { className: 'exact' }, ` — exact NDCG@${k} = ${exact}; rounded like the slide, ${formatNumber(summary.roundedDcgAtK, d.decimals)} / ${formatNumber(summary.roundedIdcgAtK, d.decimals)}`)
         : null));

@@ -17,7 +17,10 @@ export const DEFAULT_SETTINGS = Object.freeze({
 const KEYS = {
   ranking: 'r', judgments: 'j', gain: 'gain', gainMap: 'map', discount: 'disc', base: 'base',
   ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', decimals: 'dec', roundLikeSlide: 'slide',
+  example: 'ex',
 };
+/** The settings a new calculation starts from, and which the conventions of an example replace. */
+export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);
 const STORAGE_KEY = 'ndcg-calculator:state';
 // What was in storage before a link with other text replaced it: one step of undo.
 const PREVIOUS_KEY = 'ndcg-calculator:previous';
@@ -117,15 +120,16 @@ export function forgetPreviousState() {
 
 /**
  * Saves the state in storage (all of it) and in the address (all of it when short enough, else
- * the settings). Returns { linked, stored }: whether the link holds the text, and whether storage
+ * the settings; with `address: false`, storage only). Returns { linked, stored }: whether the link holds the text, and whether storage
  * took it; when neither, a reload would lose the text and the page says so.
  */
-export function saveState(state) {
+export function saveState(state, { address = true } = {}) {
   const encoded = encodeState(state);
   const linked = encoded.length <= MAX_LINK_LENGTH;
   const settings = encodeState({ ...state, ranking: '', judgments: '' });
   const link = linked ? encoded : `${settings}${settings ? '&' : ''}${SETTINGS_ONLY}=1`;
   const stored = writeStorage(STORAGE_KEY, { state, link });
+  if (!address) return { linked, stored };
   const url = `${location.pathname}${location.search}${link ? `#${link}` : ''}`;
   try {
     history.replaceState(null, '', url);

@@ -37,9 +37,9 @@ export async function setOptions(page, options) {
   }
 }
 
-/** The text of the NDCG column, rank by rank. */
+/** The NDCG column, rank by rank: the value shown (at k, the result of the division written out). */
 export async function ndcgColumn(page) {
-  return page.$$eval('#steps tbody tr', (rows) => rows.map((r) => r.cells[8].firstChild.textContent.trim()));
+  return page.$$eval('#steps tbody tr', (rows) => rows.map((r) => r.querySelector('[data-field=ndcg]').firstChild.textContent.trim().split('= ').pop()));
 }
 
 /**

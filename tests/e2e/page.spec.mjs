@@ -20,7 +20,7 @@ test('the lecture example shows NDCG@10 = 0.2868 with 15 rows, and the slide row
   // The slide's NDCG row (seeds/000), computed from DCG and IDCG rounded to one decimal.
   expect(await ndcgColumn(page)).toEqual(['0.33', '0.17', '0.20', '0.18', '0.16', '0.27', '0.26', '0.25',
     '0.24', '0.29', '0.29', '0.29', '0.29', '0.29', '0.36']);
-  const rank3 = page.locator('#steps tbody tr').nth(2).locator('td').nth(7);
+  const rank3 = page.locator('#steps tbody tr').nth(2).locator('[data-field=ndcg]');
   await expect(rank3).toContainText('exact 0.2066');
   await expect(page.locator('#headline')).toContainText('exact NDCG@10 = 0.2868');
 });
@@ -49,7 +49,8 @@ for (const [preset, value] of Object.entries(PRESET_VALUES)) {
 test('the blog exponential example shows the corrected DCG6', async ({ page }) => {
   await openPage(page);
   await page.click('button[data-preset="blog-exponential"]');
-  await expect(page.locator('#headline')).toContainText('DCG@6 = 13.848');
+  await expect(page.locator('#headline-division')).toHaveText('13.848 / 14.595');
+  await expect(page.locator('#steps tbody tr').nth(4).locator('[data-field=term]')).toHaveText('1 / 2.585 = 0.387');
   await expect(page.locator('#preset-note')).toContainText('16.047');
 });
 
@@ -156,7 +157,7 @@ test('every control has a label and the tables have header cells', async ({ page
   await expect(page.getByLabel('Ranked list', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Relevance judgments (optional)', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Round like the slide')).toBeVisible();
-  expect(await page.locator('#steps thead th[scope="col"]').count()).toBe(9);
+  expect(await page.locator('#steps thead th[scope="col"]').count()).toBe(11);
   expect(await page.locator('#steps tbody th[scope="row"]').count()).toBeGreaterThan(0);
 });
 

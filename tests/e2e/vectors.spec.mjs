@@ -27,8 +27,15 @@ test.describe('shared vectors in the page', () => {
         }
         return;
       }
-      await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');
       const { summary, columns } = c.expect;
+      if (columns.rank.length === 0) {
+        // Nothing ranked: an invitation to paste, not "NDCG = 0".
+        await expect(page.locator('body')).toHaveAttribute('data-state', 'empty');
+        await expect(page.locator('#headline .empty-state')).toBeVisible();
+        await expect(page.locator('#ndcg-at-k')).toHaveCount(0);
+        return;
+      }
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');
       const slide = options.roundBeforeDividing !== undefined;
       const decimals = slide ? Math.max(2, options.roundBeforeDividing) : 4;
       const shown = slide ? null : roundTo(summary.ndcgAtK, decimals).toFixed(decimals);
