@@ -102,7 +102,7 @@ function chunksOf(input, what) {
   throw new CalculatorUsageError(`${what} must be a string, a Uint8Array, or an array of them`);
 }
 
-function sessionArguments({ measures = [], options = {}, explainQuery }) {
+function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff }) {
   if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
     throw new CalculatorUsageError('measures must be an array of names such as ["ndcg_cut.10", "map"]');
   }
@@ -111,6 +111,8 @@ function sessionArguments({ measures = [], options = {}, explainQuery }) {
   // relevance level of 2^32 + 1 is an error there, never ignored or wrapped around.
   const text = optionsToText(options);
   if (explainQuery) text.explainQuery = wellFormed(explainQuery);
+  // Checked by the core, as text: a negative or fractional cut-off is an error value.
+  if (explainCutoff !== undefined && explainCutoff !== null) text.explainCutoff = wellFormed(String(explainCutoff));
   return [measures.map(wellFormed), text];
 }
 
@@ -123,6 +125,7 @@ function shapeEvaluation(raw, session, trecText) {
     columns: raw.columns,
     perQuery: raw.perQuery.map((q) => ({ query: q.query, values: valuesOf(q.values) })),
     mean: valuesOf(raw.mean),
+    stdev: valuesOf(raw.stdev),
     queriesAveraged: raw.queriesAveraged,
     runTag: raw.runTag,
     warnings: raw.warnings,

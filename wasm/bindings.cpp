@@ -205,6 +205,8 @@ class TrecSession {
       val column = val::object();
       column.set("name", e.columns[c].name);
       column.set("wholeNumber", e.columns[c].whole_number);
+      column.set("measure", static_cast<double>(e.columns[c].measure));
+      column.set("cutoff", static_cast<double>(e.columns[c].cutoff));
       columns.set(c, column);
     }
     out.set("columns", columns);
@@ -217,6 +219,7 @@ class TrecSession {
     }
     out.set("perQuery", per_query);
     out.set("mean", copy_to_js(e.mean));
+    out.set("stdev", copy_to_js(e.stdev));
     out.set("queriesAveraged", static_cast<double>(e.queries_averaged));
     out.set("runTag", e.run_tag);
     out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());

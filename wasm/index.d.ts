@@ -118,6 +118,8 @@ export interface EvaluateRequest {
   options?: EvaluateOptions;
   /** Also explain this query step by step (result.explanation). */
   explainQuery?: string;
+  /** The explanation's cut-off k (ndcg_cut_10: 10); 0 or absent: the whole ranking, as ndcg. */
+  explainCutoff?: number | string;
   /** Also return trec_eval's text: the means only, or every query too. */
   trecText?: 'summary' | 'per-query';
 }
@@ -133,10 +135,19 @@ export type Evaluation =
   | {
       ok: true;
       /** Output columns in trec_eval's order: "map", "P_10", "ndcg_cut_10", … */
-      columns: { name: string; wholeNumber: boolean }[];
+      columns: {
+        name: string;
+        wholeNumber: boolean;
+        /** Position of the measure it comes from in the list as given (show columns in the order typed). */
+        measure: number;
+        /** Its cut-off (P_10: 10); 0 when it covers the whole ranking. */
+        cutoff: number;
+      }[];
       perQuery: { query: string; values: Record<string, number> }[];
       /** The "all" line: means (sums for whole-number columns). */
       mean: Record<string, number>;
+      /** Sample standard deviation (n − 1) of the per-query values over the queries averaged. */
+      stdev: Record<string, number>;
       queriesAveraged: number;
       runTag: string;
       warnings: Diagnostic[];

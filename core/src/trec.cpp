@@ -345,6 +345,7 @@ void merge(EvalOptions& options, Measure measure) {
   }
   // A new measure's gains come sorted from add_measure, which sorts them to find duplicates.
   std::sort(measure.cutoffs.begin(), measure.cutoffs.end());
+  measure.position = options.measures.size();
   options.measures.push_back(std::move(measure));
 }
 
@@ -379,7 +380,18 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     options.explain_query.assign(value);
     return std::nullopt;
   }
-  return error("unknown option; the options are relevanceLevel, averageComplete and explainQuery");
+  if (name == "explainCutoff") {
+    const auto k = parse_integer(value);
+    if (!k || *k < 0) {
+      return error("the cut-off must be a whole number 0 or more (0: the whole ranking), got " +
+                   quote(value));
+    }
+    options.explain_cutoff = *k;
+    return std::nullopt;
+  }
+  return error(
+      "unknown option; the options are relevanceLevel, averageComplete, explainQuery and "
+      "explainCutoff");
 }
 
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
@@ -493,17 +505,18 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     }
   }
   // trec_eval prints measures in the order of its own table, whatever the command line says.
-  std::sort(options_.measures.begin(), options_.measures.end(),
-            [](const Measure& a, const Measure& b) { return a.kind < b.kind; });
+  std::stable_sort(options_.measures.begin(), options_.measures.end(),
+                   [](const Measure& a, const Measure& b) { return a.kind < b.kind; });
   for (const Measure& m : options_.measures) {
     const std::string base = trec_name(m.kind);
     const bool whole = m.kind == MeasureKind::num_ret || m.kind == MeasureKind::num_rel ||
                        m.kind == MeasureKind::num_rel_ret;
     if (m.cutoffs.empty()) {
-      columns_.push_back(Column{m.parameters.empty() ? base : base + "_" + m.parameters, whole});
+      columns_.push_back(
+          Column{m.parameters.empty() ? base : base + "_" + m.parameters, whole, m.position, 0});
     } else {
       for (std::int64_t k : m.cutoffs)
-        columns_.push_back(Column{base + "_" + std::to_string(k), false});
+        columns_.push_back(Column{base + "_" + std::to_string(k), false, m.position, k});
     }
   }
 }
@@ -566,7 +579,14 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
             [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
   for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
   Options conventions;
-  conventions.ideal_depth = IdealDepth::whole;
+  // ndcg: the whole ranking, IDCG over the whole ideal; ndcg_cut.k: both cut at k.
+  if (options_.explain_cutoff > 0) {
+    conventions.k = static_cast<std::uint32_t>(
+        std::min<std::int64_t>(options_.explain_cutoff, std::numeric_limits<std::uint32_t>::max()));
+    conventions.ideal_depth = IdealDepth::cut;
+  } else {
+    conventions.ideal_depth = IdealDepth::whole;
+  }
   for (const Measure& m : options_.measures) {
     if (m.kind != MeasureKind::ndcg || m.gains.empty()) continue;
     // ndcg's gain map: every judged grade maps to its override, or to itself. One entry per
@@ -861,8 +881,17 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   for (const QueryValues& q : out.per_query) {
     for (std::size_t c = 0; c < columns_.size(); ++c) out.mean[c] += q.values[c];
   }
+  const double count = static_cast<double>(out.queries_averaged);
+  const double absent = count - static_cast<double>(out.per_query.size());  // -c: valued 0
+  out.stdev.assign(columns_.size(), 0.0);
   for (std::size_t c = 0; c < columns_.size(); ++c) {
-    if (!columns_[c].whole_number) out.mean[c] /= static_cast<double>(out.queries_averaged);
+    const double average = out.mean[c] / count;
+    double squares = absent * average * average;
+    for (const QueryValues& q : out.per_query) {
+      squares += (q.values[c] - average) * (q.values[c] - average);
+    }
+    out.stdev[c] = count > 1 ? std::sqrt(squares / (count - 1)) : 0.0;
+    if (!columns_[c].whole_number) out.mean[c] = average;
   }
   if (!options_.explain_query.empty()) {
     if (explanation_) {

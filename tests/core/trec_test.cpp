@@ -252,3 +252,47 @@ TEST_CASE("qrels and run files given the other way round are said once, not an e
   CHECK(mixed_errors[0].code.empty());
   CHECK(mixed_errors[0].line == 2);
 }
+
+TEST_CASE("columns say which measure and cut-off they come from; means come with a deviation") {
+  const std::string qrels = "1 0 a 2\n1 0 b 1\n2 0 c 1\n3 0 d 1\n";
+  const std::string run = "1 Q0 a 1 2 x\n1 Q0 c 2 1 x\n2 Q0 c 1 1 x\n";
+  EvalOptions options;
+  for (const char* m : {"recip_rank", "ndcg_cut.10", "P.5", "map", "P.10"}) {
+    REQUIRE_FALSE(add_measure(options, m));
+  }
+  const Evaluation e = evaluate_in_chunks(qrels, run, options, 7);
+  REQUIRE(e.ok);
+  // trec_eval's order, each column with the position of its measure as typed.
+  std::vector<std::string> names;
+  for (const Column& c : e.columns)
+    names.push_back(c.name + "@" + std::to_string(c.measure) + "/" + std::to_string(c.cutoff));
+  CHECK(names == std::vector<std::string>{"map@3/0", "recip_rank@0/0", "P_5@2/5", "P_10@2/10",
+                                          "ndcg_cut_10@1/10"});
+  // map is 0.5 for query 1 and 1 for query 2: mean 0.75, sample deviation sqrt(0.125).
+  CHECK(e.mean[0] == doctest::Approx(0.75));
+  CHECK(e.stdev[0] == doctest::Approx(std::sqrt(0.125)));
+
+  // With -c the qrels query 3, without results, counts as 0 in both.
+  options.average_complete = true;
+  const Evaluation complete = evaluate_in_chunks(qrels, run, options, 7);
+  REQUIRE(complete.ok);
+  CHECK(complete.mean[0] == doctest::Approx(0.5));
+  CHECK(complete.stdev[0] == doctest::Approx(0.5));  // values 0.5, 1, 0 around 0.5
+}
+
+TEST_CASE("a query is explained at the cut-off asked for") {
+  const std::string qrels = "1 0 a 1\n1 0 b 3\n1 0 c 2\n";
+  const std::string run = "1 Q0 a 1 3 x\n1 Q0 z 2 2 x\n1 Q0 b 3 1 x\n";
+  EvalOptions options;
+  REQUIRE_FALSE(add_measure(options, "ndcg_cut.2"));
+  REQUIRE_FALSE(set_eval_option(options, "explainQuery", "1"));
+  REQUIRE_FALSE(set_eval_option(options, "explainCutoff", "2"));
+  CHECK(set_eval_option(options, "explainCutoff", "-1").has_value());
+  CHECK(set_eval_option(options, "explainCutoff", "2.5").has_value());
+  const Evaluation e = evaluate_in_chunks(qrels, run, options, 64);
+  REQUIRE(e.ok);
+  REQUIRE(e.explanation);
+  CHECK(e.explanation->summary.k == 2);
+  // The explanation's NDCG@2 is the evaluator's ndcg_cut_2: the ideal is cut at 2 too.
+  CHECK(e.explanation->summary.ndcg_at_k == doctest::Approx(e.per_query[0].values[0]));
+}

@@ -168,13 +168,16 @@ struct Measure {
   std::vector<std::int64_t> cutoffs;  // P, recall, ndcg_cut, map_cut: each >= 1
   // ndcg: grade -> gain overrides (grades >= 0, gains finite and >= 0), sorted by grade
   std::vector<std::pair<std::int64_t, double>> gains;
-  std::string parameters;  // as written ("1=0.5,2=3"): trec_eval names the column with them
+  std::string parameters;    // as written ("1=0.5,2=3"): trec_eval names the column with them
+  std::size_t position = 0;  // where it first stands in the list of measures as given
 };
 
 // One output column: "P_10", "ndcg", "num_ret".
 struct Column {
   std::string name;
   bool whole_number = false;  // printed as an integer, summed (not averaged) over queries
+  std::size_t measure = 0;    // Measure::position of the measure it comes from
+  std::int64_t cutoff = 0;    // its cut-off (P_10: 10); 0 when it covers the whole ranking
 };
 
 struct EvalOptions {
@@ -182,6 +185,7 @@ struct EvalOptions {
   bool average_complete = false;     // -c
   std::vector<Measure> measures;     // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
   std::string explain_query;         // also explain this query step by step (ndcg's conventions)
+  std::int64_t explain_cutoff = 0;   // the explanation's k (0: the whole ranking, as ndcg)
   std::size_t results_memory_limit = kResultsMemoryLimit;  // per-query values kept
 };
 
@@ -189,6 +193,7 @@ struct EvalOptions {
 //   relevanceLevel   a whole number >= 0 (-l)
 //   averageComplete  "true" | "false" (-c)
 //   explainQuery     a query id, or "" for none
+//   explainCutoff    the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
 // Returns an error (source options) naming the option for an unknown name or a bad value;
 // `options` is then unchanged.
 std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view name,
@@ -210,6 +215,9 @@ struct Evaluation {
   std::vector<Column> columns;
   std::vector<QueryValues> per_query;  // in trec_eval's query order
   std::vector<double> mean;            // the "all" line (sums for whole-number columns)
+  // Sample standard deviation (n − 1) of each column's per-query values over the queries
+  // averaged (with average_complete, a query without results counts as 0); 0 for one query.
+  std::vector<double> stdev;
   std::size_t queries_averaged = 0;
   std::string run_tag;
   // EvalOptions::explain_query's table: ranked in trec_eval's order, graded by the qrels, linear
