@@ -17,6 +17,9 @@ const csvText = (value) => {
   return csvField(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 };
 
+/** One CSV line: numbers as numbers, text as safe cells (see csvText). */
+export const csvRow = (values) => values.map((v) => (typeof v === 'number' ? String(v) : csvText(v))).join(',');
+
 export function toCSV(result) {
   const header = ['rank', 'doc', 'grade', 'gain', 'discount', 'cg', 'dcg', 'ideal_doc', 'ideal_grade', 'ideal_gain', 'idcg', 'ndcg'];
   const rounded = result.rows.length > 0 && 'roundedNdcg' in result.rows[0];

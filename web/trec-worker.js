@@ -61,6 +61,7 @@ self.onmessage = async ({ data }) => {
       measures: data.measures,
       options: data.options,
       explainQuery: data.explainQuery ?? '',
+      explainCutoff: data.explainCutoff ?? 0,
       onProgress: ({ file, bytes }) => {
         const now = performance.now();
         if (!paced && now - lastPost < 50 && bytes < sizes[file]) return;

@@ -1,6 +1,7 @@
 // The TREC files mode: a qrels and a run, evaluated in a worker by the core; a means table, a
 // histogram, a sortable per-query table, and any query step by step. No metric is computed here.
 import { coreSource } from './core.js';
+import { csvRow } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
@@ -146,6 +147,29 @@ function showDiagnostics(result) {
     ...result.warnings.map((d) => ({ ...d, kind: 'warning' })),
   ].map((d) => ({ ...d, message: `${where[d.source] ?? d.source}${d.line > 0 ? `, line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}` : ''}: ${d.message}`, line: 0 }));
   renderDiagnostics($('trec-diagnostics'), items);
+  // The core says once when the qrels look like a run or the run like qrels: one click fixes it.
+  if (!result.ok && result.errors.some((d) => d.code === 'files-swapped')) {
+    const swap = el('button', { type: 'button', className: 'link', id: 'trec-swap' }, 'Swap the qrels and the run, and evaluate');
+    swap.addEventListener('click', swapFiles);
+    $('trec-diagnostics').append(el('li', { className: 'error' }, swap));
+  }
+}
+
+function swapFiles() {
+  [files.qrels, files.run] = [files.run, files.qrels];
+  const qrelsText = $('qrels-text').value;
+  $('qrels-text').value = $('run-text').value;
+  $('run-text').value = qrelsText;
+  $('qrels-text').disabled = files.qrels !== null;
+  $('run-text').disabled = files.run !== null;
+  save();
+  setStatus(files.qrels || files.run ? `Qrels: ${nameOf('qrels')}; run: ${nameOf('run')}.` : '');
+  evaluate();
+}
+
+/** The columns in the order the measures were typed (the core lists them in trec_eval's). */
+function orderedColumns(result) {
+  return [...result.columns].sort((a, b) => a.measure - b.measure);
 }
 
 function valueText(column, value) {
@@ -154,11 +178,15 @@ function valueText(column, value) {
 
 function renderMeans(result) {
   const table = $('trec-means');
+  const n = result.queriesAveraged;
   table.replaceChildren(
-    el('caption', {}, `Means over ${result.queriesAveraged} quer${result.queriesAveraged === 1 ? 'y' : 'ies'}${result.runTag ? ` — run ${result.runTag}` : ''}`),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Measure'), el('th', { scope: 'col', className: 'num' }, 'all'))),
-    el('tbody', {}, ...result.columns.map((c) => el('tr', {},
-      el('th', { scope: 'row' }, c.name), el('td', { className: 'num' }, valueText(c, result.mean[c.name]))))));
+    el('caption', {}, `Over ${n} quer${n === 1 ? 'y' : 'ies'}${result.runTag ? ` — run ${result.runTag}` : ''}`),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Measure'),
+      el('th', { scope: 'col', className: 'num', title: 'mean over the queries (a sum for counts), as trec_eval’s “all” line' }, 'all'),
+      el('th', { scope: 'col', className: 'num', title: 'sample standard deviation of the per-query values (n − 1)' }, '± s.d.'))),
+    el('tbody', {}, ...orderedColumns(result).map((c) => el('tr', {},
+      el('th', { scope: 'row' }, c.name), el('td', { className: 'num', 'data-field': 'mean' }, valueText(c, result.mean[c.name])),
+      el('td', { className: 'num', 'data-field': 'stdev' }, formatNumber(result.stdev[c.name], 4))))));
 }
 
 // One collator for every comparison: localeCompare with options builds one per call.
@@ -186,10 +214,11 @@ function renderQueries(result) {
   // Rows are rendered a page at a time, so thousands of queries never block the page; one
   // listener on the body serves every query button.
   const body = el('tbody');
+  const columns = orderedColumns(result);
   for (const q of rows.slice(0, queryRowLimit)) {
     const open = el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query);
     body.append(el('tr', {}, el('th', { scope: 'row' }, open),
-      ...result.columns.map((c) => el('td', { className: 'num' }, valueText(c, q.values[c.name])))));
+      ...columns.map((c) => el('td', { className: 'num' }, valueText(c, q.values[c.name])))));
   }
   body.addEventListener('click', (event) => {
     const query = event.target.closest?.('button[data-query]')?.dataset.query;
@@ -197,7 +226,7 @@ function renderQueries(result) {
   });
   table.replaceChildren(
     el('caption', {}, 'Per query (click a column to sort, a query to see it step by step)'),
-    el('thead', {}, el('tr', {}, header('Query', 'query'), ...result.columns.map((c) => header(c.name, c.name)))),
+    el('thead', {}, el('tr', {}, header('Query', 'query'), ...columns.map((c) => header(c.name, c.name)))),
     body);
   let more = $('trec-more-queries');
   if (rows.length > queryRowLimit) {
@@ -215,9 +244,30 @@ function renderQueries(result) {
   }
 }
 
+/** The per-query table as CSV: full precision, query ids safe for spreadsheets, the means last. */
+function perQueryCsv(result) {
+  const columns = orderedColumns(result);
+  const lines = [csvRow(['query', ...columns.map((c) => c.name)])];
+  for (const q of result.perQuery) lines.push(csvRow([q.query, ...columns.map((c) => q.values[c.name])]));
+  lines.push(csvRow(['all', ...columns.map((c) => result.mean[c.name])]));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function downloadPerQuery() {
+  if (!last) return;
+  const link = el('a', {
+    href: URL.createObjectURL(new Blob([perQueryCsv(last.result)], { type: 'text/csv' })),
+    download: `${last.result.runTag || 'run'}-per-query.csv`,
+  });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
 function renderHistogramOf(result) {
   const select = $('trec-histogram-measure');
-  const names = result.columns.map((c) => c.name);
+  const names = orderedColumns(result).map((c) => c.name);
   if (select.options.length !== names.length || [...select.options].some((o, i) => o.value !== names[i])) {
     select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
     select.value = names.find((n) => n.startsWith('ndcg')) ?? names[0];
@@ -227,9 +277,26 @@ function renderHistogramOf(result) {
   $('trec-histogram-caption').textContent = `How ${name} is spread over the ${result.perQuery.length} evaluated queries.`;
 }
 
-async function explainQuery(query) {
+const EXPLAIN_ROWS = 100;
+
+/** The measure the drill-down explains: chosen in its select, else the first one typed. */
+function explainedColumn(result) {
+  const columns = orderedColumns(result);
+  return columns.find((c) => c.name === $('trec-explain-measure').value) ?? columns[0];
+}
+
+function fillExplainMeasures(result) {
+  const select = $('trec-explain-measure');
+  const names = orderedColumns(result).map((c) => c.name);
+  const keep = select.value;
+  select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
+  select.value = names.includes(keep) ? keep : names[0];
+}
+
+async function explainQuery(query, rows = EXPLAIN_ROWS) {
   if (!last) return;
-  const result = await run({ ...last.message, explainQuery: query });
+  const column = explainedColumn(last.result);
+  const result = await run({ ...last.message, explainQuery: query, explainCutoff: column.cutoff });
   if (!result) return;
   const panel = $('trec-explain');
   if (!result.ok || !result.explanation) {
@@ -237,13 +304,31 @@ async function explainQuery(query) {
     return;
   }
   const e = result.explanation;
+  const value = last.result.perQuery.find((q) => q.query === query)?.values[column.name];
   panel.hidden = false;
-  $('trec-explain-heading').textContent = `Query ${query}, step by step (ranked as trec_eval ranks it; linear gain, log₂(rank + 1), ideal from every judged document)`;
+  panel.dataset.query = query;
+  $('trec-explain-heading').textContent = `Query ${query}: ${column.name} = ${value === undefined ? '—' : valueText(column, value)}`;
+  $('trec-explain-about').textContent = `Ranked as trec_eval ranks it (score, then docno); gains from the qrels grades, discount log₂(rank + 1), ideal from every judged document. ${
+    column.cutoff > 0 ? `The cut-off k = ${column.cutoff} of ${column.name} is marked in the table.` : `${column.name} covers the whole ranking.`}${
+    /^ndcg/.test(column.name) ? '' : ' The table shows the graded working of NDCG for this ranking.'}`;
   renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY);
   renderDiagnostics($('trec-explain-warnings'), e.warnings.map((w) => ({ ...w, kind: 'warning', line: 0 })));
-  renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, 1000);
-  renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, 1000);
+  const shown = Math.max(rows, Math.min(column.cutoff, 1000));
+  renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);
+  renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, shown);
+  const more = $('trec-explain-more');
+  more.hidden = e.rows.length <= shown;
+  more.textContent = `Show all ${e.rows.length} ranks`;
+  more.onclick = () => explainQuery(query, e.rows.length);
   panel.focus();
+}
+
+/** Back from a query's working to its row in the per-query table. */
+function backToQueries() {
+  const query = $('trec-explain').dataset.query;
+  const button = [...document.querySelectorAll('#trec-queries button[data-query]')].find((b) => b.dataset.query === query);
+  (button ?? $('trec-queries')).scrollIntoView({ block: 'center' });
+  button?.focus();
 }
 
 async function evaluate() {
@@ -265,6 +350,7 @@ async function evaluate() {
   last = { result, message };
   queryRowLimit = QUERY_ROWS_PER_PAGE;
   $('trec-explain').hidden = true;
+  fillExplainMeasures(result);
   renderMeans(result);
   renderQueries(result);
   renderHistogramOf(result);
@@ -312,4 +398,10 @@ export function setUpTrecMode() {
   $('trec-evaluate').addEventListener('click', evaluate);
   $('trec-cancel').addEventListener('click', cancel);
   $('trec-histogram-measure').addEventListener('change', () => last && renderHistogramOf(last.result));
+  $('trec-download-queries').addEventListener('click', downloadPerQuery);
+  for (const id of ['trec-back', 'trec-back-bottom']) $(id).addEventListener('click', backToQueries);
+  $('trec-explain-measure').addEventListener('change', () => {
+    const query = $('trec-explain').dataset.query;
+    if (last && query !== undefined && !$('trec-explain').hidden) explainQuery(query);
+  });
 }

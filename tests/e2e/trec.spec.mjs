@@ -24,7 +24,7 @@ test('qrels and run files give trec_eval 10.0\'s means and per-query values', as
   await expect(page.locator('#trec-results')).toBeVisible();
   const means = meansOf('expected/basic.txt');
   for (const [name, value] of Object.entries(means)) {
-    await expect(page.locator('#trec-means tr').filter({ has: page.locator(`th:text-is("${name}")`) }).locator('td')).toHaveText(value);
+    await expect(page.locator('#trec-means tr').filter({ has: page.locator(`th:text-is("${name}")`) }).locator('td[data-field=mean]')).toHaveText(value);
   }
   await expect(page.locator('#trec-queries tbody tr')).toHaveCount(4);
   await expect(page.locator('#trec-histogram svg rect')).toHaveCount(10);
@@ -58,7 +58,7 @@ test('pasted qrels and run work too, and stay after a reload', async ({ page }) 
   await page.fill('#run-text', readFileSync(`${TREC}/ungrouped.run`, 'utf8'));
   await page.click('#trec-evaluate');
   await expect(page.locator('#trec-results')).toBeVisible();
-  await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("map")') }).locator('td'))
+  await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("map")') }).locator('td[data-field=mean]'))
     .toHaveText(meansOf('expected/ungrouped.txt').map);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
@@ -153,7 +153,7 @@ test('relevance level 0 is sent as 0, and a negative level is a located error', 
   await page.fill('#trec-measures', 'num_rel num_rel_ret');
   await page.fill('#trec-level', '0');
   await page.click('#trec-evaluate');
-  await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("num_rel")') }).locator('td')).toHaveText('2');
+  await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("num_rel")') }).locator('td[data-field=mean]')).toHaveText('2');
   await page.fill('#trec-level', '-1');
   await page.click('#trec-evaluate');
   await expect(page.locator('#trec-diagnostics li.error')).toContainText('0 or more');
@@ -162,4 +162,89 @@ test('relevance level 0 is sent as 0, and a negative level is a located error', 
   await page.waitForSelector('body[data-ready="true"]');
   await expect(page.locator('#trec-level')).toHaveValue('-1');
   await expect(page.locator('#trec-measures')).toHaveValue('num_rel num_rel_ret');
+});
+
+// The TREC tab as a student meets it (finding 9 of the page report).
+test.describe('9. the TREC tab', () => {
+  test('swapped files are said once, and one click swaps them', async ({ page }) => {
+    await openTrec(page);
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.run`);
+    await page.setInputFiles('#run-file', `${TREC}/basic.qrels`);
+    const errors = page.locator('#trec-diagnostics li.error');
+    await expect(errors.filter({ hasText: 'were the qrels and run files swapped?' })).toHaveCount(2);
+    await expect(errors.first()).toContainText('basic.run, line 1, column 1: this looks like a run line');
+    await page.click('#trec-swap');
+    await expect(page.locator('#trec-results')).toBeVisible();
+    await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("map")') }).locator('td[data-field=mean]'))
+      .toHaveText(meansOf('expected/basic.txt').map);
+  });
+
+  test('the "… and N more" line names the file it is about', async ({ page }) => {
+    await openTrec(page);
+    const bad = Array.from({ length: 150 }, (_, i) => `q${i} 0 d${i} high`).join('\n');
+    await page.fill('#qrels-text', `1 0 d1 1\n${bad}\n`);
+    await page.fill('#run-text', readFileSync(`${TREC}/basic.run`, 'utf8'));
+    await page.click('#trec-evaluate');
+    await expect(page.locator('#trec-diagnostics li.error').last()).toContainText('pasted qrels: … and 50 more');
+  });
+
+  test('measures in the order typed, mean ± s.d., a narrow means table, the per-query CSV', async ({ page }) => {
+    await openTrec(page);
+    await page.fill('#trec-measures', 'recip_rank P.10 map');
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', `${TREC}/basic.run`);
+    await expect(page.locator('#trec-means tbody th')).toHaveText(['recip_rank', 'P_10', 'map']);
+    await expect(page.locator('#trec-queries thead th')).toHaveText([/Query/, /recip_rank/, /P_10/, /map/]);
+    // The deviation the core reports is the sample standard deviation of the column shown.
+    const maps = (await page.locator('#trec-queries tbody tr td:nth-child(4)').allInnerTexts()).map(Number);
+    const mean = maps.reduce((a, b) => a + b, 0) / maps.length;
+    const sd = Math.sqrt(maps.reduce((a, b) => a + (b - mean) ** 2, 0) / (maps.length - 1));
+    const shown = Number(await page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("map")') }).locator('td[data-field=stdev]').innerText());
+    expect(Math.abs(shown - sd)).toBeLessThan(2e-4);
+    const means = await page.locator('#trec-means').boundingBox();
+    const panel = await page.locator('#trec-mode').boundingBox();
+    expect(means.width).toBeLessThan(panel.width / 2);
+
+    const download = page.waitForEvent('download');
+    await page.click('#trec-download-queries');
+    const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('query,recip_rank,P_10,map');
+    expect(csv).toHaveLength(1 + 4 + 1);
+    expect(csv.at(-1).startsWith('all,')).toBe(true);
+  });
+
+  test('the drill-down explains the measure chosen, marks its cut-off, and leads back', async ({ page }) => {
+    await openTrec(page);
+    await page.fill('#trec-measures', 'ndcg_cut.5 map');
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', `${TREC}/basic.run`);
+    await expect(page.locator('#trec-explain-measure')).toHaveValue('ndcg_cut_5');
+    const value = await page.locator('#trec-queries tbody tr').filter({ has: page.locator('button[data-query="101"]') }).locator('td').first().innerText();
+    await page.click('button[data-query="101"]');
+    await expect(page.locator('#trec-explain-heading')).toHaveText(`Query 101: ndcg_cut_5 = ${value}`);
+    await expect(page.locator('#trec-explain-headline')).toContainText(`NDCG@5 = ${value}`);
+    await expect(page.locator('#trec-explain-steps tbody tr.at-k th')).toHaveText('5');
+    await page.click('#trec-back');
+    await expect(page.locator('button[data-query="101"]')).toBeFocused();
+    await page.selectOption('#trec-explain-measure', 'map');
+    await page.click('button[data-query="101"]');
+    await expect(page.locator('#trec-explain-heading')).toHaveText(/^Query 101: map = 0\.\d{4}$/);
+    await expect(page.locator('#trec-explain-about')).toContainText('map covers the whole ranking');
+  });
+});
+
+test.describe('10. the histogram at phone width', () => {
+  test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+  test('its labels keep their size and the page does not scroll sideways', async ({ page }) => {
+    await openTrec(page);
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', `${TREC}/basic.run`);
+    await expect(page.locator('#trec-histogram svg')).toBeVisible();
+    const sizes = await page.locator('#trec-histogram svg text').evaluateAll((texts) => texts.map((t) => t.getBoundingClientRect().height));
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.click('button[data-query="101"]');
+    await expect(page.locator('#trec-explain')).toBeVisible();
+    await page.screenshot({ path: 'tests/e2e/screenshots/trec-phone.png', fullPage: true });
+  });
 });
