@@ -17,18 +17,26 @@ export function svg(tag, attributes = {}, text) {
   return node;
 }
 
+// Box widths as the ResizeObserver last reported them (after layout). Reading clientWidth while
+// rendering would force a layout of the freshly patched tables on every keystroke; it is read
+// only for a box's first drawing.
+const widths = new WeakMap();
+const clamp = (width) => Math.round(Math.max(320, Math.min(900, width || 720)));
+
 /** The drawing width for a box: its own width, within 320–900 px. */
 export function widthOf(container) {
-  const width = container.clientWidth || container.parentElement?.clientWidth || 720;
-  return Math.round(Math.max(320, Math.min(900, width)));
+  if (!widths.has(container)) widths.set(container, clamp(container.clientWidth || container.parentElement?.clientWidth));
+  return widths.get(container);
 }
 
 /** Redraws `draw()` when the box's width changes (a phone turned, a window resized). */
 const drawn = new WeakMap();
 const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
   for (const entry of entries) {
+    if (entry.contentRect.width === 0) continue;  // hidden (another tab): keep the last width
+    widths.set(entry.target, clamp(entry.contentRect.width));
     const state = drawn.get(entry.target);
-    if (state && Math.abs(widthOf(entry.target) - state.width) > 24) state.draw();
+    if (state && Math.abs(widths.get(entry.target) - state.width) > 24) state.draw();
   }
 });
 export function redrawOnResize(container, width, draw) {

@@ -180,6 +180,7 @@ export function renderSteps(table, result, d, limit) {
   const body = table.tBodies[0];
   const patched = sizeRows(body, shown, STEP_FIELDS.length, STEP_CLASSES);
   nameCells(body, STEP_FIELDS);
+  const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
@@ -191,10 +192,16 @@ export function renderSteps(table, result, d, limit) {
     setText(r, 0, String(row.rank));
     patchDoc(r, 1, row.doc, row.grade, row.judged, row.repeated);
     setText(r, 2, formatGrade(row.grade));
-    setText(r, 3, row.repeated ? '0 (repeat)' : gainText(row.grade, row.gain, d));
+    // The working of a rank changes only with its gain or the conventions: below an edit, most
+    // rows keep theirs, and their text is not even rebuilt.
+    if (r.working?.gain !== row.gain || r.working.repeated !== row.repeated || r.working.grade !== row.grade ||
+        r.working.rank !== row.rank || r.working.style !== style) {
+      r.working = { gain: row.gain, repeated: row.repeated, grade: row.grade, rank: row.rank, style };
+      setText(r, 3, row.repeated ? '0 (repeat)' : gainText(row.grade, row.gain, d));
+      setText(r, 5, discountText(row.rank, row.discount, d));
+      setText(r, 6, termText(row.gain, row.discount, row.term, row.rank, d));
+    }
     setText(r, 4, formatNumber(row.cg, d.decimals, { trim: true }));
-    setText(r, 5, discountText(row.rank, row.discount, d));
-    setText(r, 6, termText(row.gain, row.discount, row.term, row.rank, d));
     patchValue(r, 7, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
     setText(r, 8, formatNumber(row.idealGain, d.decimals, { trim: true }));
     patchValue(r, 9, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
@@ -217,15 +224,20 @@ export function renderIdeal(table, result, d, limit) {
   const body = table.tBodies[0];
   const patched = sizeRows(body, shown, IDEAL_FIELDS.length, IDEAL_CLASSES);
   nameCells(body, IDEAL_FIELDS);
+  const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
     setText(r, 0, String(row.rank));
     patchDoc(r, 1, row.idealDoc);
-    setText(r, 2, formatGrade(row.idealGrade));
-    setText(r, 3, gainText(row.idealGrade, row.idealGain, d));
-    setText(r, 4, discountText(row.rank, row.discount, d));
-    setText(r, 5, termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
+    if (r.working?.gain !== row.idealGain || r.working.grade !== row.idealGrade || r.working.rank !== row.rank ||
+        r.working.style !== style) {
+      r.working = { gain: row.idealGain, grade: row.idealGrade, rank: row.rank, style };
+      setText(r, 2, formatGrade(row.idealGrade));
+      setText(r, 3, gainText(row.idealGrade, row.idealGain, d));
+      setText(r, 4, discountText(row.rank, row.discount, d));
+      setText(r, 5, termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
+    }
     setText(r, 6, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
   }
   table.tFoot?.remove();
