@@ -23,9 +23,11 @@ export function svg(tag, attributes = {}, text) {
 const widths = new WeakMap();
 const clamp = (width) => Math.round(Math.max(320, Math.min(900, width || 720)));
 
-/** The drawing width for a box: its own width, within 320–900 px. */
+/**
+ * The drawing width for a box, within 320–900 px; undefined until the ResizeObserver has
+ * reported it, which it does after the first layout: the first drawing waits for it.
+ */
 export function widthOf(container) {
-  if (!widths.has(container)) widths.set(container, clamp(container.clientWidth || container.parentElement?.clientWidth));
   return widths.get(container);
 }
 
@@ -42,6 +44,7 @@ const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserv
 export function redrawOnResize(container, width, draw) {
   if (!drawn.has(container)) observer?.observe(container);
   drawn.set(container, { width, draw });
+  if (!observer && !widths.has(container)) widths.set(container, 720);
 }
 
 function niceMax(value) {
@@ -65,8 +68,9 @@ export function renderChart(container, result) {
     container.replaceChildren();
     return;
   }
+  redrawOnResize(container, widthOf(container) ?? 0, () => renderChart(container, result));
   const WIDTH = widthOf(container);
-  redrawOnResize(container, WIDTH, () => renderChart(container, result));
+  if (WIDTH === undefined) return;
   const step = Math.max(1, Math.ceil(rows.length / MAX_POINTS));
   const sample = rows.filter((_, i) => i % step === 0 || i === rows.length - 1);
   const left = niceMax(Math.max(...sample.map((r) => Math.max(r.cg, r.idcg, r.dcg))));

@@ -14,8 +14,9 @@ export function binCounts(values, bins, top) {
 }
 
 export function renderHistogram(container, values, name) {
+  redrawOnResize(container, widthOf(container) ?? 0, () => renderHistogram(container, values, name));
   const WIDTH = widthOf(container);
-  redrawOnResize(container, WIDTH, () => renderHistogram(container, values, name));
+  if (WIDTH === undefined) return;
   const top = Math.max(1, ...values);
   const bins = 10;
   const counts = binCounts(values, bins, top);

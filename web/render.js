@@ -146,6 +146,18 @@ function setHeader(table, caption, titles) {
     table.append(el('caption'), headerRow(...titles), el('tbody'));
   }
   table.caption.replaceChildren(...caption);
+  // A table that scrolls sideways would take its caption out of view: the caption stays for
+  // screen readers, and the same words stand above the scrolling box.
+  const wrap = table.parentElement?.classList.contains('table-wrap') ? table.parentElement : null;
+  if (!wrap) return;
+  let title = document.getElementById(`${table.id}-title`);
+  if (!title) {
+    title = el('p', { className: 'table-title', id: `${table.id}-title`, 'aria-hidden': 'true' });
+    const hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
+    (hint ?? wrap).before(title);
+  }
+  title.replaceChildren(...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
+  table.caption.classList.add('visually-hidden');
 }
 
 function headerRow(...titles) {

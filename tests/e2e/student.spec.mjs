@@ -135,6 +135,10 @@ test.describe('5. phone', () => {
     const wrap = await box('#steps-wrap');
     const rank = await box('#steps tbody tr:nth-child(10) th');
     expect(rank.x).toBeGreaterThanOrEqual(wrap.x - 1);
+    // So do the words that say what the table is (the caption, shown above the scrolling box).
+    const title = await box('#steps-title');
+    expect(title.x).toBeGreaterThanOrEqual(wrap.x - 1);
+    await expect(page.locator('#steps-title')).toContainText('Step by step');
     const ndcg = await cell(page, '#steps', 10, 'ndcg').boundingBox();
     expect(ndcg.x + ndcg.width).toBeLessThanOrEqual(wrap.x + wrap.width + 1);
     expect(ndcg.x).toBeGreaterThan(rank.x + rank.width - 1);
@@ -226,6 +230,8 @@ test.describe('8. first impression', () => {
     await expect(page.locator('#context-notes li')).toHaveCount(0);
     await expect(page.locator('#ndcg-at-k')).toBeInViewport();
     await page.screenshot({ path: `${SCREENSHOTS}/student-desktop.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SCREENSHOTS}/student-desktop-dark.png`, fullPage: true });
   });
 
   test('column titles printed under a table are skipped, like a Markdown header', async ({ page }) => {
