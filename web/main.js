@@ -262,7 +262,11 @@ function update() {
     $(id).title = result.ok ? '' : 'Fix the errors in the input first: the table shown is the last result that worked';
   }
   // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
-  const { linked, stored } = saveState(state);
+  // A link that arrived since the address was last written (its hashchange not yet handled)
+  // keeps the address: the update saves to storage only, and the hashchange handler reads it.
+  const foreign = ownHash !== null && location.hash !== ownHash;
+  const { linked, stored } = saveState(state, { address: !foreign });
+  if (!foreign) ownHash = location.hash;
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings, and this browser keeps the text';
   showStorageWarning(!linked && !stored);
 }
@@ -340,6 +344,7 @@ function applyLoaded({ state, note }) {
 }
 
 let pending = 0;
+let ownHash = null;  // the address's hash as this page last wrote it
 function scheduleUpdate() {
   cancelAnimationFrame(pending);
   pending = requestAnimationFrame(() => {
@@ -498,6 +503,7 @@ async function main() {
       pending = 0;
       saveState(readState(), { address: false });
     }
+    ownHash = location.hash;
     const loaded = loadState();
     if (loaded.state && encodeState(loaded.state) !== encodeState(readState())) applyLoaded(loaded);
   });

@@ -241,6 +241,23 @@ test('a link with other text keeps what this browser had, one click away', async
   await expect(page.locator('#ranking')).toHaveValue('mine-1 3\nmine-2 1');
 });
 
+test('a link that arrives while a keystroke waits to be saved replaces neither the other', async ({ page }) => {
+  await openPage(page);
+  // The order a fast reader can produce: the address changes, the page's scheduled update runs,
+  // and only then the hashchange event is handled.
+  await page.evaluate(async () => {
+    const box = document.getElementById('ranking');
+    box.value = 'mine-1 3\nmine-2 1';
+    box.dispatchEvent(new Event('input'));
+    history.replaceState(null, '', `#r=${encodeURIComponent('theirs 2')}`);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  });
+  await expect(page.locator('#ranking')).toHaveValue('theirs 2');
+  await page.click('#restore-previous');
+  await expect(page.locator('#ranking')).toHaveValue('mine-1 3\nmine-2 1');
+});
+
 test('while the input has errors, Export waits for it to be fixed', async ({ page }) => {
   await openPage(page);
   await page.fill('#ranking', 'd1 x');
