@@ -260,7 +260,8 @@ export function renderIdeal(table, result, d, limit) {
   }
 }
 
-export function renderHeadline(node, result, d) {
+/** The headline; `ids` prefixes its element ids, so that two headlines on one page stay apart. */
+export function renderHeadline(node, result, d, ids = '') {
   const { summary } = result;
   const k = summary.k;
   const exact = formatNumber(summary.ndcgAtK, Math.max(4, d.ndcgDecimals));
@@ -270,10 +271,10 @@ export function renderHeadline(node, result, d) {
   const relevant = summary.judgedRelevant;
   node.replaceChildren(
     el('p', { className: 'headline-value' },
-      el('span', { className: 'metric' }, `NDCG@${k}`), ' = ', el('output', { id: 'ndcg-at-k' }, main)),
+      el('span', { className: 'metric' }, `NDCG@${k}`), ' = ', el('output', { id: `${ids}ndcg-at-k` }, main)),
     el('p', { className: 'headline-working' },
       `= DCG@${k} / IDCG@${k} = `,
-      el('span', { id: 'headline-division' }, `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)}`),
+      el('span', { id: `${ids}headline-division` }, `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)}`),
       idcg > 0 ? '' : ` (IDCG is 0: NDCG is set to ${main})`),
     el('p', { className: 'headline-parts' },
       `${relevant} relevant document${relevant === 1 ? '' : 's'} in the ideal ranking`,

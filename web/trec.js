@@ -311,7 +311,7 @@ async function explainQuery(query, rows = EXPLAIN_ROWS) {
   $('trec-explain-about').textContent = `Ranked as trec_eval ranks it (score, then docno); gains from the qrels grades, discount log₂(rank + 1), ideal from every judged document. ${
     column.cutoff > 0 ? `The cut-off k = ${column.cutoff} of ${column.name} is marked in the table.` : `${column.name} covers the whole ranking.`}${
     /^ndcg/.test(column.name) ? '' : ' The table shows the graded working of NDCG for this ranking.'}`;
-  renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY);
+  renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY, 'trec-');
   renderDiagnostics($('trec-explain-warnings'), e.warnings.map((w) => ({ ...w, kind: 'warning', line: 0 })));
   const shown = Math.max(rows, Math.min(column.cutoff, 1000));
   renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);

@@ -223,6 +223,8 @@ test.describe('9. the TREC tab', () => {
     await page.click('button[data-query="101"]');
     await expect(page.locator('#trec-explain-heading')).toHaveText(`Query 101: ndcg_cut_5 = ${value}`);
     await expect(page.locator('#trec-explain-headline')).toContainText(`NDCG@5 = ${value}`);
+    await expect(page.locator('#trec-ndcg-at-k')).toHaveText(value);
+    await expect(page.locator('[id="ndcg-at-k"]')).toHaveCount(1);  // ids stay unique
     await expect(page.locator('#trec-explain-steps tbody tr.at-k th')).toHaveText('5');
     await page.click('#trec-back');
     await expect(page.locator('button[data-query="101"]')).toBeFocused();
