@@ -22,7 +22,7 @@ std::string_view source_name(Source source) {
 
 void DiagnosticList::add(Source source, std::uint32_t line, std::uint32_t column,
                          std::string message) {
-  add(Diagnostic{source, line, column, std::move(message), {}});
+  add(Diagnostic{source, line, column, std::move(message)});
 }
 
 void DiagnosticList::add(Diagnostic diagnostic) {
@@ -48,12 +48,9 @@ std::vector<Diagnostic> DiagnosticList::finish() const {
   std::vector<Diagnostic> out = items_;
   for (std::size_t s = 0; s < kSources; ++s) {
     if (dropped_[s] == 0) continue;
-    out.push_back(Diagnostic{static_cast<Source>(s),
-                             0,
-                             0,
+    out.push_back(Diagnostic{static_cast<Source>(s), 0, 0,
                              "… and " + std::to_string(dropped_[s]) +
-                                 " more like these, not listed; fix the ones above first.",
-                             {}});
+                                 " more like these, not listed; fix the ones above first."});
   }
   return out;
 }

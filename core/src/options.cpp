@@ -9,7 +9,7 @@ namespace ndcg {
 namespace {
 
 Diagnostic option_error(std::string_view name, std::string message) {
-  return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message, {}};
+  return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message};
 }
 
 // Parses "3=7,2=3,1=1" (separators ',', ';' or white space; ':' may replace '=').

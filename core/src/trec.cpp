@@ -318,7 +318,7 @@ constexpr MeasureName kTrecNames[] = {
 const std::vector<std::int64_t> kDefaultCutoffs = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
 
 Diagnostic measure_error(std::string_view name, std::string message) {
-  return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message, {}};
+  return Diagnostic{Source::options, 0, 0, "measure " + quote(name) + ": " + message};
 }
 
 std::string trec_name(MeasureKind kind) {
@@ -355,7 +355,7 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
                                           std::string_view raw_value) {
   const std::string_view value = trim(raw_value);
   const auto error = [&](std::string message) {
-    return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message, {}};
+    return Diagnostic{Source::options, 0, 0, "option " + std::string(name) + ": " + message};
   };
   if (name == "relevanceLevel") {
     bool out_of_range = false;
@@ -397,11 +397,8 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
   const std::string_view name = trim(raw);
   if (name.empty()) {
-    return Diagnostic{Source::options,
-                      0,
-                      0,
-                      "a measure name is empty; name one such as ndcg_cut.10, map or P.10",
-                      {}};
+    return Diagnostic{Source::options, 0, 0,
+                      "a measure name is empty; name one such as ndcg_cut.10, map or P.10"};
   }
   // ir_measures names: nDCG@10, AP@100, P@10, R@100, RR, Rprec, Bpref, nDCG, AP.
   if (const std::size_t at = name.find('@'); at != std::string_view::npos) {

@@ -27,7 +27,7 @@ struct Diagnostic {
   std::string message;
   // Empty, or a stable name for a situation a user interface can offer to fix, such as
   // "judgments-unmatched": judgments given, none of them about a ranked document.
-  std::string_view code;
+  std::string_view code = {};
 };
 
 // Collects diagnostics up to a limit, so that a million bad lines cost a hundred messages, not a
