@@ -18,20 +18,10 @@ export function svg(tag, attributes = {}, text) {
 }
 
 // Box widths as the ResizeObserver last reported them (after layout). Reading clientWidth while
-// rendering would force a layout of the freshly patched tables on every keystroke; it is read
-// only for a box's first drawing.
+// rendering would force a layout of the freshly patched tables on every keystroke.
 const widths = new WeakMap();
 const clamp = (width) => Math.round(Math.max(320, Math.min(900, width || 720)));
 
-/**
- * The drawing width for a box, within 320–900 px; undefined until the ResizeObserver has
- * reported it, which it does after the first layout: the first drawing waits for it.
- */
-export function widthOf(container) {
-  return widths.get(container);
-}
-
-/** Redraws `draw()` when the box's width changes (a phone turned, a window resized). */
 const drawn = new WeakMap();
 const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
   for (const entry of entries) {
@@ -41,10 +31,17 @@ const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserv
     if (state && Math.abs(widths.get(entry.target) - state.width) > 24) state.draw();
   }
 });
-export function redrawOnResize(container, width, draw) {
+/**
+ * The width to draw `container` at, within 320–900 px, with `draw()` called again when the
+ * box's width changes (a phone turned, a window resized). Undefined until the ResizeObserver has
+ * reported the width, which it does after the first layout: the first drawing waits for it.
+ */
+export function drawingWidth(container, draw) {
   if (!drawn.has(container)) observer?.observe(container);
-  drawn.set(container, { width, draw });
   if (!observer && !widths.has(container)) widths.set(container, 720);
+  const width = widths.get(container);
+  drawn.set(container, { width: width ?? 0, draw });
+  return width;
 }
 
 function niceMax(value) {
@@ -68,8 +65,7 @@ export function renderChart(container, result) {
     container.replaceChildren();
     return;
   }
-  redrawOnResize(container, widthOf(container) ?? 0, () => renderChart(container, result));
-  const WIDTH = widthOf(container);
+  const WIDTH = drawingWidth(container, () => renderChart(container, result));
   if (WIDTH === undefined) return;
   const step = Math.max(1, Math.ceil(rows.length / MAX_POINTS));
   const sample = rows.filter((_, i) => i % step === 0 || i === rows.length - 1);

@@ -1,5 +1,14 @@
 // The step table as CSV (full precision), Markdown and LaTeX booktabs (as displayed).
-import { formatGrade, formatNumber } from './format.js';
+import { el, formatGrade, formatNumber } from './format.js';
+
+/** Offers `text` as a file named `name`, through a temporary link. */
+export function downloadText(text, type, name) {
+  const link = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
 
 const csvField = (value) => {
   const text = value === null || value === undefined ? '' : String(value);

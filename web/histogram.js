@@ -1,6 +1,6 @@
 // Histogram of one measure over the queries, as SVG (see chart.js for why no library).
 // Drawn as wide as its box, so that its labels keep their size on a phone.
-import { redrawOnResize, svg, widthOf } from './chart.js';
+import { drawingWidth, svg } from './chart.js';
 import { formatNumber } from './format.js';
 
 const HEIGHT = 220;
@@ -14,8 +14,7 @@ export function binCounts(values, bins, top) {
 }
 
 export function renderHistogram(container, values, name) {
-  redrawOnResize(container, widthOf(container) ?? 0, () => renderHistogram(container, values, name));
-  const WIDTH = widthOf(container);
+  const WIDTH = drawingWidth(container, () => renderHistogram(container, values, name));
   if (WIDTH === undefined) return;
   const top = Math.max(1, ...values);
   const bins = 10;

@@ -2,7 +2,7 @@
 // from the core; this module only gathers input, keeps state and decides what to show.
 import { loadCalculator } from './core.js';
 import { renderChart } from './chart.js';
-import { EXPORTS } from './export.js';
+import { EXPORTS, downloadText } from './export.js';
 import { el } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import {
@@ -428,11 +428,7 @@ function setUpExport() {
   $('download').addEventListener('click', () => {
     const made = current();
     if (!made) return;
-    const link = el('a', { href: URL.createObjectURL(new Blob([made.text], { type: made.format.type })), download: `ndcg-steps.${made.format.extension}` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    downloadText(made.text, made.format.type, `ndcg-steps.${made.format.extension}`);
   });
   $('copy').addEventListener('click', () => {
     const made = current();

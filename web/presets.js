@@ -1,6 +1,8 @@
 // The worked examples of the seed documents, each with the conventions it uses and, where the
 // source slips or rounds, what and where. Inputs are pasted as the sources print them.
 
+import { DEFAULT_SETTINGS } from './state.js';
+
 const LECTURE_RANKING = `| Rank | Document | G |
 |----|-------------------------|---|
 | 1 | d ₁₂₃ (r: 1) | 1 |
@@ -135,9 +137,8 @@ export function describeConventions(state, { onlyChanged = false } = {}) {
   if (String(state.zero) === '1') parts.push(['zero', 'NDCG = 1 when IDCG = 0']);
   if (state.roundLikeSlide) parts.push(['roundLikeSlide', `DCG and IDCG rounded to ${state.decimals} decimals before dividing`]);
   if (onlyChanged) {
-    const defaults = { gain: 'linear', discount: 'log2(rank+1)', ideal: 'judgments', k: '', idealDepth: 'cut', zero: '0', roundLikeSlide: false, decimals: '4' };
     parts.push(['decimals', `${state.decimals} decimals`]);
-    return parts.filter(([name]) => String(state[name] ?? '').trim() !== String(defaults[name])).map(([, text]) => text).join(', ');
+    return parts.filter(([name]) => String(state[name] ?? '').trim() !== String(DEFAULT_SETTINGS[name])).map(([, text]) => text).join(', ');
   }
   return parts.map(([, text]) => text).join(' · ');
 }

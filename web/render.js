@@ -95,15 +95,19 @@ function setContent(r, column, key, build) {
   else r.cells[column].replaceChildren(content);
 }
 
-/** Makes `body` hold exactly `count` rows of `cells` cells (a row header first); returns them. */
-function sizeRows(body, count, cells, classes) {
+/**
+ * Makes `body` hold exactly `count` rows, a cell for each of `fields` (a row header first, each
+ * cell with its `data-field`, so that a cell can be found by what it shows); returns them.
+ */
+function sizeRows(body, count, fields, classes) {
+  const cells = fields.length;
   if (!bodies.has(body)) bodies.set(body, []);
   const rows = bodies.get(body);
   while (rows.length > count) rows.pop().tr.remove();
   while (rows.length < count) {
     const tr = document.createElement('tr');
-    const list = [el('th', { scope: 'row', className: 'num' })];
-    for (let c = 1; c < cells; c++) list.push(el('td', { className: classes[c] ?? '' }));
+    const list = [el('th', { scope: 'row', className: 'num', 'data-field': fields[0] })];
+    for (let c = 1; c < cells; c++) list.push(el('td', { className: classes[c] ?? '', 'data-field': fields[c] }));
     tr.append(...list);
     body.append(tr);
     rows.push({ tr, cells: list, keys: new Array(cells + 2).fill(null) });
@@ -164,15 +168,6 @@ function headerRow(...titles) {
   return el('thead', {}, el('tr', {}, ...titles.map(([text, title]) => el('th', { scope: 'col', title }, text))));
 }
 
-/** Adds a `data-field` to each cell, so that a cell can be found by what it shows. */
-function nameCells(body, fields) {
-  for (const r of bodies.get(body) ?? []) {
-    if (r.named) continue;
-    r.cells.forEach((cell, i) => { cell.dataset.field = fields[i]; });
-    r.named = true;
-  }
-}
-
 const STEP_FIELDS = ['rank', 'doc', 'grade', 'gain', 'cg', 'discount', 'term', 'dcg', 'idealGain', 'idcg', 'ndcg'];
 const STEP_CLASSES = ['num', 'doc', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num'];
 
@@ -190,8 +185,7 @@ export function renderSteps(table, result, d, limit) {
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, STEP_FIELDS.length, STEP_CLASSES);
-  nameCells(body, STEP_FIELDS);
+  const patched = sizeRows(body, shown, STEP_FIELDS, STEP_CLASSES);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
@@ -234,8 +228,7 @@ export function renderIdeal(table, result, d, limit) {
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
   const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, IDEAL_FIELDS.length, IDEAL_CLASSES);
-  nameCells(body, IDEAL_FIELDS);
+  const patched = sizeRows(body, shown, IDEAL_FIELDS, IDEAL_CLASSES);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];

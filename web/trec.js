@@ -1,7 +1,7 @@
 // The TREC files mode: a qrels and a run, evaluated in a worker by the core; a means table, a
 // histogram, a sortable per-query table, and any query step by step. No metric is computed here.
 import { coreSource } from './core.js';
-import { csvRow } from './export.js';
+import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
@@ -254,15 +254,7 @@ function perQueryCsv(result) {
 }
 
 function downloadPerQuery() {
-  if (!last) return;
-  const link = el('a', {
-    href: URL.createObjectURL(new Blob([perQueryCsv(last.result)], { type: 'text/csv' })),
-    download: `${last.result.runTag || 'run'}-per-query.csv`,
-  });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  if (last) downloadText(perQueryCsv(last.result), 'text/csv', `${last.result.runTag || 'run'}-per-query.csv`);
 }
 
 function renderHistogramOf(result) {
@@ -293,7 +285,7 @@ function fillExplainMeasures(result) {
   select.value = names.includes(keep) ? keep : names[0];
 }
 
-async function explainQuery(query, rows = EXPLAIN_ROWS) {
+async function explainQuery(query) {
   if (!last) return;
   const column = explainedColumn(last.result);
   const result = await run({ ...last.message, explainQuery: query, explainCutoff: column.cutoff });
@@ -313,14 +305,18 @@ async function explainQuery(query, rows = EXPLAIN_ROWS) {
     /^ndcg/.test(column.name) ? '' : ' The table shows the graded working of NDCG for this ranking.'}`;
   renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY, 'trec-');
   renderDiagnostics($('trec-explain-warnings'), e.warnings.map((w) => ({ ...w, kind: 'warning', line: 0 })));
-  const shown = Math.max(rows, Math.min(column.cutoff, 1000));
+  showExplanationRows(e, Math.max(EXPLAIN_ROWS, Math.min(column.cutoff, 1000)));
+  panel.focus();
+}
+
+/** The first `shown` ranks of an explanation; the button shows the rest of the same one. */
+function showExplanationRows(e, shown) {
   renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);
   renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, shown);
   const more = $('trec-explain-more');
   more.hidden = e.rows.length <= shown;
   more.textContent = `Show all ${e.rows.length} ranks`;
-  more.onclick = () => explainQuery(query, e.rows.length);
-  panel.focus();
+  more.onclick = () => showExplanationRows(e, e.rows.length);
 }
 
 /** Back from a query's working to its row in the per-query table. */
