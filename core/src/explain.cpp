@@ -83,59 +83,98 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
   return out;
 }
 
-Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options) {
-  Explanation out;
-  DiagnosticList errors;
-  DiagnosticList warnings;
-  const std::size_t n = ranking.entries.size();
-  out.rows.resize(n);
+namespace {
+
+// explain() in its five steps: grade the rows, build the ideal, warn, accumulate, summarise.
+// Each step reads what the ones before it left in the members.
+class Explainer {
+ public:
+  Explainer(const RankedList& ranking, const Judgments* judgments, const Options& options)
+      : ranking_(ranking), judgments_(judgments), options_(options), n_(ranking.entries.size()) {}
+
+  Explanation run() {
+    grade_rows();
+    build_ideal();
+    warn();
+    accumulate();
+    summarise();
+    return finish();
+  }
+
+ private:
+  void grade_rows();
+  void build_ideal();
+  void warn();
+  void accumulate();
+  void summarise();
+  Explanation finish();
+
+  double discount_of(std::size_t rank) const {
+    return discount_at(static_cast<std::uint32_t>(rank), options_);
+  }
 
   // A grade whose gain is undefined is reported once, where its grade is written, however many
   // times the ranking and the ideal ranking meet it.
-  std::set<std::pair<Source, std::uint32_t>> reported_gains;
-  const auto report_undefined_gain = [&](Source source, std::uint32_t line, std::uint32_t column,
-                                         double grade) {
-    if (!reported_gains.emplace(source, line).second) return;
-    errors.add(source, line, column,
-               options.gain == GainKind::custom
-                   ? "grade " + format_number(grade) + " has no gain in the custom gain map; add " +
-                         format_number(grade) + "=<gain> to it"
-                   : "grade " + format_number(grade) +
-                         " is too large for exponential gain (2^grade − 1 overflows)");
-  };
+  void report_undefined_gain(Source source, std::uint32_t line, std::uint32_t column,
+                             double grade) {
+    if (!reported_gains_.emplace(source, line).second) return;
+    errors_.add(source, line, column,
+                options_.gain == GainKind::custom
+                    ? "grade " + format_number(grade) +
+                          " has no gain in the custom gain map; add " + format_number(grade) +
+                          "=<gain> to it"
+                    : "grade " + format_number(grade) +
+                          " is too large for exponential gain (2^grade − 1 overflows)");
+  }
 
-  // Grades and gains of the ranked documents.
-  std::unordered_map<std::string, std::uint32_t> first_rank;
-  first_rank.reserve(n);
-  std::vector<IdealEntry> graded_by_ranking_only;  // recall-base additions (see explain.hpp)
-  DocTally unjudged;
-  DocTally graded_outside_judgments;
-  DocTally negative;
-  bool any_grade = false;
-  std::size_t with_id = 0;  // ranked entries that name a document
-  std::size_t matched = 0;  // of them, found in the judgments
-  for (std::size_t i = 0; i < n; ++i) {
-    const RankedEntry& entry = ranking.entries[i];
-    StepRow& row = out.rows[i];
+  const RankedList& ranking_;
+  const Judgments* judgments_;
+  const Options& options_;
+  const std::size_t n_;
+  Explanation out_;
+  DiagnosticList errors_;
+  DiagnosticList warnings_;
+  std::set<std::pair<Source, std::uint32_t>> reported_gains_;
+
+  // Left by grade_rows.
+  std::unordered_map<std::string, std::uint32_t> first_rank_;
+  std::vector<IdealEntry> graded_by_ranking_only_;  // recall-base additions (see explain.hpp)
+  DocTally unjudged_;
+  DocTally graded_outside_judgments_;
+  DocTally negative_;
+  bool any_grade_ = false;
+  std::size_t with_id_ = 0;  // ranked entries that name a document
+  std::size_t matched_ = 0;  // of them, found in the judgments
+  bool no_match_ = false;    // left by warn: judgments given, none about a ranked document
+};
+
+// Step 1: the grade and gain of each ranked document.
+void Explainer::grade_rows() {
+  out_.rows.resize(n_);
+  first_rank_.reserve(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    const RankedEntry& entry = ranking_.entries[i];
+    StepRow& row = out_.rows[i];
     row.rank = static_cast<std::uint32_t>(i + 1);
     row.doc = entry.doc;
     std::uint32_t grade_line = entry.line;
     std::uint32_t grade_column = entry.grade_column;
     Source grade_source = Source::ranking;
-    with_id += entry.doc ? 1 : 0;
-    if (judgments != nullptr && entry.doc) {
-      if (const Judgment* j = judgments->find(*entry.doc)) {
-        ++matched;
+    with_id_ += entry.doc ? 1 : 0;
+    if (judgments_ != nullptr && entry.doc) {
+      if (const Judgment* j = judgments_->find(*entry.doc)) {
+        ++matched_;
         row.grade = j->grade;
         row.judged = true;
         grade_line = j->line;
         grade_column = j->column;
         grade_source = Source::judgments;
         if (entry.grade && *entry.grade != j->grade) {
-          warnings.add(Source::ranking, entry.line, entry.grade_column,
-                       "the ranking gives " + *entry.doc + " grade " + format_number(*entry.grade) +
-                           " but the judgments say " + format_number(j->grade) + " (line " +
-                           std::to_string(j->line) + "); the judgment is used");
+          warnings_.add(Source::ranking, entry.line, entry.grade_column,
+                        "the ranking gives " + *entry.doc + " grade " +
+                            format_number(*entry.grade) + " but the judgments say " +
+                            format_number(j->grade) + " (line " + std::to_string(j->line) +
+                            "); the judgment is used");
         }
       }
     }
@@ -143,45 +182,47 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
       row.grade = *entry.grade;
       row.judged = true;
     }
-    any_grade = any_grade || entry.grade.has_value();
-    if (!row.judged) unjudged.add(entry.doc.value_or("#" + std::to_string(i + 1)), entry.line);
+    any_grade_ = any_grade_ || entry.grade.has_value();
+    if (!row.judged) unjudged_.add(entry.doc.value_or("#" + std::to_string(i + 1)), entry.line);
 
     bool repeat = false;
     if (entry.doc) {
-      auto [it, inserted] = first_rank.emplace(*entry.doc, row.rank);
+      auto [it, inserted] = first_rank_.emplace(*entry.doc, row.rank);
       if (!inserted) {
         repeat = true;
-        warnings.add(Source::ranking, entry.line, entry.doc_column,
-                     *entry.doc + " is ranked again here (first at rank " +
-                         std::to_string(it->second) +
-                         "); a document can be found only once, so this repeat gains 0");
-      } else if (judgments != nullptr && grade_source == Source::ranking && row.grade > 0) {
+        warnings_.add(Source::ranking, entry.line, entry.doc_column,
+                      *entry.doc + " is ranked again here (first at rank " +
+                          std::to_string(it->second) +
+                          "); a document can be found only once, so this repeat gains 0");
+      } else if (judgments_ != nullptr && grade_source == Source::ranking && row.grade > 0) {
         // Relevant by the ranking's own word: without it in the recall base NDCG could pass 1.
-        graded_by_ranking_only.push_back(IdealEntry{entry.doc, row.grade, 0});
-        graded_outside_judgments.add(*entry.doc, entry.line);
+        graded_by_ranking_only_.push_back(IdealEntry{entry.doc, row.grade, 0});
+        graded_outside_judgments_.add(*entry.doc, entry.line);
       }
     }
     row.repeated = repeat;
     if (repeat) {
       row.gain = 0;
     } else if (row.grade < 0) {
-      negative.add(entry.doc.value_or("#" + std::to_string(row.rank)), grade_line);
+      negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), grade_line);
       row.gain = 0;
-    } else if (auto gain = gain_of(row.grade, options)) {
+    } else if (auto gain = gain_of(row.grade, options_)) {
       row.gain = *gain;
     } else {
       report_undefined_gain(grade_source, grade_line, grade_column, row.grade);
     }
   }
+}
 
-  // The ideal ranking.
-  std::vector<IdealEntry>& ideal = out.ideal;
-  if (options.ideal == IdealFrom::judgments && judgments != nullptr) {
-    ideal.reserve(judgments->items.size() + graded_by_ranking_only.size());
-    for (const Judgment& j : judgments->items) {
+// Step 2: the ideal ranking, best gain first.
+void Explainer::build_ideal() {
+  std::vector<IdealEntry>& ideal = out_.ideal;
+  if (options_.ideal == IdealFrom::judgments && judgments_ != nullptr) {
+    ideal.reserve(judgments_->items.size() + graded_by_ranking_only_.size());
+    for (const Judgment& j : judgments_->items) {
       double gain = 0;
       if (j.grade >= 0) {
-        if (auto g = gain_of(j.grade, options)) {
+        if (auto g = gain_of(j.grade, options_)) {
           gain = *g;
         } else {
           report_undefined_gain(Source::judgments, j.line, j.column, j.grade);
@@ -189,98 +230,101 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
       }
       ideal.push_back(IdealEntry{j.doc, j.grade, gain});
     }
-    for (IdealEntry& extra : graded_by_ranking_only) {
-      extra.gain = out.rows[first_rank[*extra.doc] - 1].gain;
+    for (IdealEntry& extra : graded_by_ranking_only_) {
+      extra.gain = out_.rows[first_rank_[*extra.doc] - 1].gain;
       ideal.push_back(std::move(extra));
     }
   } else {
-    if (options.ideal == IdealFrom::judgments && n > 0) {
-      warnings.add(Source::judgments, 0, 0,
-                   "no judgments were given, so the ideal ranking is built from the grades in "
-                   "the ranking");
+    if (options_.ideal == IdealFrom::judgments && n_ > 0) {
+      warnings_.add(Source::judgments, 0, 0,
+                    "no judgments were given, so the ideal ranking is built from the grades in "
+                    "the ranking");
     }
-    ideal.reserve(n);
-    for (const StepRow& row : out.rows) {
+    ideal.reserve(n_);
+    for (const StepRow& row : out_.rows) {
       if (!row.repeated) ideal.push_back(IdealEntry{row.doc, row.grade, row.gain});
     }
   }
   std::stable_sort(ideal.begin(), ideal.end(),
                    [](const IdealEntry& a, const IdealEntry& b) { return a.gain > b.gain; });
+}
 
+// Step 3: what the reader should know about the inputs as a whole.
+void Explainer::warn() {
   // Judgments that cannot belong to this ranking: most often left over from another example.
-  const bool judged_some = judgments != nullptr && !judgments->items.empty();
-  const bool no_match = judged_some && with_id > 0 && matched == 0;
-  if (judged_some && with_id == 0 && n > 0) {
-    warnings.add(Diagnostic{
+  const bool judged_some = judgments_ != nullptr && !judgments_->items.empty();
+  no_match_ = judged_some && with_id_ > 0 && matched_ == 0;
+  if (judged_some && with_id_ == 0 && n_ > 0) {
+    warnings_.add(Diagnostic{
         Source::judgments, 0, 0,
-        options.ideal == IdealFrom::judgments
+        options_.ideal == IdealFrom::judgments
             ? "the ranking is a list of grades without document ids, so no judgment can "
               "be matched to it: its own grades are used, and the ideal ranking is "
               "built from the " +
-                  plural(judgments->items.size(), "judged document", "judged documents") +
+                  plural(judgments_->items.size(), "judged document", "judged documents") +
                   ". If these judgments belong to another example, clear them or take "
                   "the ideal from the ranked list"
             : "the ranking is a list of grades without document ids and the ideal comes "
               "from the ranked list, so the judgments are not used",
         "judgments-unmatched"});
-  } else if (no_match) {
-    warnings.add(
+  } else if (no_match_) {
+    warnings_.add(
         Diagnostic{Source::judgments, 0, 0,
-                   "none of the " + plural(with_id, "ranked document", "ranked documents") +
+                   "none of the " + plural(with_id_, "ranked document", "ranked documents") +
                        " appears in the judgments (" +
-                       plural(judgments->items.size(), "judged document", "judged documents") +
-                       ", first " + judgments->items.front().doc +
-                       (any_grade ? "), so only the grades written in the ranking count. "
-                                  : "), so every ranked document counts as not relevant. ") +
+                       plural(judgments_->items.size(), "judged document", "judged documents") +
+                       ", first " + judgments_->items.front().doc +
+                       (any_grade_ ? "), so only the grades written in the ranking count. "
+                                   : "), so every ranked document counts as not relevant. ") +
                        "Are these judgments for another ranking? Replace or clear them",
                    "judgments-unmatched"});
   }
 
   // Warnings that summarise many documents at once.
-  if (unjudged.count > 0 && !no_match) {
-    if (judgments != nullptr) {
-      warnings.add(Source::ranking, unjudged.first_line, 0,
-                   plural(unjudged.count, "ranked document has", "ranked documents have") +
-                       " no judgment and count as not relevant (gain 0): " + unjudged.names);
-    } else if (!any_grade) {
-      warnings.add(Source::ranking, 0, 0,
-                   "the ranking has no grades and no judgments were given, so every gain is 0; "
-                   "write 'doc grade' lines, one line of grades such as 3 2 3 0 1 2, or paste "
-                   "judgments");
+  if (unjudged_.count > 0 && !no_match_) {
+    if (judgments_ != nullptr) {
+      warnings_.add(Source::ranking, unjudged_.first_line, 0,
+                    plural(unjudged_.count, "ranked document has", "ranked documents have") +
+                        " no judgment and count as not relevant (gain 0): " + unjudged_.names);
+    } else if (!any_grade_) {
+      warnings_.add(Source::ranking, 0, 0,
+                    "the ranking has no grades and no judgments were given, so every gain is "
+                    "0; write 'doc grade' lines, one line of grades such as 3 2 3 0 1 2, or "
+                    "paste judgments");
     } else {
-      warnings.add(Source::ranking, unjudged.first_line, 0,
-                   plural(unjudged.count, "document has", "documents have") +
-                       " no grade and count as not relevant (gain 0): " + unjudged.names);
+      warnings_.add(Source::ranking, unjudged_.first_line, 0,
+                    plural(unjudged_.count, "document has", "documents have") +
+                        " no grade and count as not relevant (gain 0): " + unjudged_.names);
     }
   }
-  if (graded_outside_judgments.count > 0 && options.ideal == IdealFrom::judgments) {
-    warnings.add(Source::ranking, graded_outside_judgments.first_line, 0,
-                 plural(graded_outside_judgments.count, "document is", "documents are") +
-                     " graded in the ranking but not in the judgments and join the ideal "
-                     "ranking: " +
-                     graded_outside_judgments.names);
+  if (graded_outside_judgments_.count > 0 && options_.ideal == IdealFrom::judgments) {
+    warnings_.add(Source::ranking, graded_outside_judgments_.first_line, 0,
+                  plural(graded_outside_judgments_.count, "document is", "documents are") +
+                      " graded in the ranking but not in the judgments and join the ideal "
+                      "ranking: " +
+                      graded_outside_judgments_.names);
   }
-  if (negative.count > 0) {
-    warnings.add(Source::ranking, negative.first_line, 0,
-                 plural(negative.count, "document has", "documents have") +
-                     " a negative grade and count as not relevant (gain 0), as in trec_eval: " +
-                     negative.names);
+  if (negative_.count > 0) {
+    warnings_.add(Source::ranking, negative_.first_line, 0,
+                  plural(negative_.count, "document has", "documents have") +
+                      " a negative grade and count as not relevant (gain 0), as in trec_eval: " +
+                      negative_.names);
   }
-  if (n == 0) {
-    warnings.add(Source::ranking, 0, 0,
-                 "the ranking is empty: paste one document a line (optionally with its grade), "
-                 "or one line of grades");
+  if (n_ == 0) {
+    warnings_.add(Source::ranking, 0, 0,
+                  "the ranking is empty: paste one document a line (optionally with its grade), "
+                  "or one line of grades");
   }
+}
 
-  // Step by step, rank by rank.
-  const auto discount_of = [&](std::size_t rank) {
-    return discount_at(static_cast<std::uint32_t>(rank), options);
-  };
+// Step 4: rank by rank, the running sums and their quotient.
+void Explainer::accumulate() {
+  const std::vector<IdealEntry>& ideal = out_.ideal;
   double cg = 0;
   double dcg = 0;
   double idcg = 0;
-  for (std::size_t i = 0; i < n && errors.empty(); ++i) {
-    StepRow& row = out.rows[i];
+  for (std::size_t i = 0; i < n_ && errors_.empty(); ++i) {
+    StepRow& row = out_.rows[i];
     row.discount = discount_of(i + 1);
     cg += row.gain;
     row.term = row.gain / row.discount;
@@ -296,67 +340,78 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
     row.dcg = dcg;
     row.idcg = idcg;
     if (!std::isfinite(cg) || !std::isfinite(idcg)) {
-      errors.add(Source::ranking, ranking.entries[i].line, 0,
-                 "the cumulated gain overflows at rank " + std::to_string(i + 1) +
-                     "; grades this large cannot be added up");
+      errors_.add(Source::ranking, ranking_.entries[i].line, 0,
+                  "the cumulated gain overflows at rank " + std::to_string(i + 1) +
+                      "; grades this large cannot be added up");
       break;
     }
-    row.ndcg = idcg > 0 ? dcg / idcg : options.ndcg_when_idcg_zero;
-    if (options.round_before_dividing) {
-      const int d = *options.round_before_dividing;
+    row.ndcg = idcg > 0 ? dcg / idcg : options_.ndcg_when_idcg_zero;
+    if (options_.round_before_dividing) {
+      const int d = *options_.round_before_dividing;
       row.rounded_dcg = round_to(dcg, d);
       row.rounded_idcg = round_to(idcg, d);
       row.rounded_ndcg =
-          row.rounded_idcg > 0 ? row.rounded_dcg / row.rounded_idcg : options.ndcg_when_idcg_zero;
+          row.rounded_idcg > 0 ? row.rounded_dcg / row.rounded_idcg : options_.ndcg_when_idcg_zero;
     }
   }
+}
 
-  // The summary at the cut-off.
-  Summary& s = out.summary;
-  s.k = options.k == 0 ? static_cast<std::uint32_t>(n) : options.k;
-  const std::size_t depth = std::min<std::size_t>(s.k, n);
-  s.dcg_at_k = depth == 0 ? 0 : out.rows[depth - 1].dcg;
-  const std::size_t ideal_depth = options.ideal_depth == IdealDepth::whole
+// Step 5: the values at the cut-off.
+void Explainer::summarise() {
+  const std::vector<IdealEntry>& ideal = out_.ideal;
+  Summary& s = out_.summary;
+  s.k = options_.k == 0 ? static_cast<std::uint32_t>(n_) : options_.k;
+  const std::size_t depth = std::min<std::size_t>(s.k, n_);
+  s.dcg_at_k = depth == 0 ? 0 : out_.rows[depth - 1].dcg;
+  const std::size_t ideal_depth = options_.ideal_depth == IdealDepth::whole
                                       ? ideal.size()
                                       : std::min<std::size_t>(s.k, ideal.size());
   for (std::size_t i = 0; i < ideal_depth; ++i) s.idcg_at_k += ideal[i].gain / discount_of(i + 1);
   for (const IdealEntry& e : ideal) s.judged_relevant += e.gain > 0 ? 1 : 0;
-  if (!std::isfinite(s.idcg_at_k) && errors.empty()) {
-    errors.add(Source::judgments, 0, 0,
-               "the ideal cumulated gain overflows; grades this large cannot be added up");
+  if (!std::isfinite(s.idcg_at_k) && errors_.empty()) {
+    errors_.add(Source::judgments, 0, 0,
+                "the ideal cumulated gain overflows; grades this large cannot be added up");
   }
-  s.ndcg_at_k = s.idcg_at_k > 0 ? s.dcg_at_k / s.idcg_at_k : options.ndcg_when_idcg_zero;
-  s.rounded_decimals = options.round_before_dividing;
-  if (options.round_before_dividing) {
-    const int d = *options.round_before_dividing;
+  s.ndcg_at_k = s.idcg_at_k > 0 ? s.dcg_at_k / s.idcg_at_k : options_.ndcg_when_idcg_zero;
+  s.rounded_decimals = options_.round_before_dividing;
+  if (options_.round_before_dividing) {
+    const int d = *options_.round_before_dividing;
     s.rounded_dcg_at_k = round_to(s.dcg_at_k, d);
     s.rounded_idcg_at_k = round_to(s.idcg_at_k, d);
     s.rounded_ndcg_at_k = s.rounded_idcg_at_k > 0 ? s.rounded_dcg_at_k / s.rounded_idcg_at_k
-                                                  : options.ndcg_when_idcg_zero;
+                                                  : options_.ndcg_when_idcg_zero;
   }
-  if (options.k > n && n > 0) {
-    warnings.add(Source::options, 0, 0,
-                 "k = " + std::to_string(options.k) + " is larger than the ranking (" +
-                     plural(n, "document", "documents") + "), so DCG@" + std::to_string(options.k) +
-                     " = DCG@" + std::to_string(n));
+  if (options_.k > n_ && n_ > 0) {
+    warnings_.add(Source::options, 0, 0,
+                  "k = " + std::to_string(options_.k) + " is larger than the ranking (" +
+                      plural(n_, "document", "documents") + "), so DCG@" +
+                      std::to_string(options_.k) + " = DCG@" + std::to_string(n_));
   }
-  if (s.idcg_at_k == 0 && n > 0) {
-    warnings.add(Source::judgments, 0, 0,
-                 "no document has a positive gain, so IDCG is 0 and NDCG is reported as " +
-                     format_number(options.ndcg_when_idcg_zero) + " (option ndcgWhenIdcgZero)");
+  if (s.idcg_at_k == 0 && n_ > 0) {
+    warnings_.add(Source::judgments, 0, 0,
+                  "no document has a positive gain, so IDCG is 0 and NDCG is reported as " +
+                      format_number(options_.ndcg_when_idcg_zero) + " (option ndcgWhenIdcgZero)");
   }
+}
 
-  out.warnings = warnings.finish();
-  if (!errors.empty()) {
-    out.ok = false;
-    out.rows.clear();
-    out.ideal.clear();
-    out.summary = Summary{};
-    out.errors = errors.finish();
-    return out;
+Explanation Explainer::finish() {
+  out_.warnings = warnings_.finish();
+  if (!errors_.empty()) {
+    out_.ok = false;
+    out_.rows.clear();
+    out_.ideal.clear();
+    out_.summary = Summary{};
+    out_.errors = errors_.finish();
+    return std::move(out_);
   }
-  out.ok = true;
-  return out;
+  out_.ok = true;
+  return std::move(out_);
+}
+
+}  // namespace
+
+Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options) {
+  return Explainer(ranking, judgments, options).run();
 }
 
 }  // namespace ndcg
