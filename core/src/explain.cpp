@@ -46,7 +46,7 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const Options& options) {
-  auto ranking = parse_ranking(ranking_text);
+  auto ranking = parse_ranking(ranking_text, options.ranking_numbers);
   auto judgments = parse_judgments(judgments_text);
   DiagnosticList errors;
   errors.append(ranking.errors);
@@ -72,8 +72,13 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
                     const std::vector<OptionValue>& option_values) {
   Options options;
   DiagnosticList errors;
-  for (const OptionValue& option : option_values) {
-    if (auto error = set_option(options, option.name, option.value)) errors.add(std::move(*error));
+  for (const bool preset : {true, false}) {
+    for (const OptionValue& option : option_values) {
+      if ((option.name == "preset") != preset) continue;
+      if (auto error = set_option(options, option.name, option.value)) {
+        errors.add(std::move(*error));
+      }
+    }
   }
   if (errors.empty()) return explain(ranking_text, judgments_text, options);
   errors.append(parse_ranking(ranking_text).errors);
@@ -93,8 +98,10 @@ class Explainer {
       : ranking_(ranking), judgments_(judgments), options_(options), n_(ranking.entries.size()) {}
 
   Explanation run() {
+    rank_by_score();
     grade_rows();
     build_ideal();
+    share_tied_gains();
     warn();
     accumulate();
     summarise();
@@ -102,8 +109,10 @@ class Explainer {
   }
 
  private:
+  void rank_by_score();
   void grade_rows();
   void build_ideal();
+  void share_tied_gains();
   void warn();
   void accumulate();
   void summarise();
@@ -136,6 +145,8 @@ class Explainer {
   DiagnosticList warnings_;
   std::set<std::pair<Source, std::uint32_t>> reported_gains_;
 
+  // Left by rank_by_score: entry of each rank.
+  std::vector<std::uint32_t> order_;
   // Left by grade_rows.
   std::unordered_map<std::string, std::uint32_t> first_rank_;
   std::vector<IdealEntry> graded_by_ranking_only_;  // recall-base additions (see explain.hpp)
@@ -148,12 +159,79 @@ class Explainer {
   bool no_match_ = false;    // left by warn: judgments given, none about a ranked document
 };
 
+// Step 0: the order of the ranks: as given, or by score with the tie rule.
+void Explainer::rank_by_score() {
+  out_.rows.resize(n_);
+  out_.numbers_from = ranking_.numbers_from;
+  out_.scored = ranking_.scored;
+  order_.resize(n_);
+  for (std::size_t i = 0; i < n_; ++i) order_[i] = static_cast<std::uint32_t>(i);
+  if (!ranking_.scored) return;
+  const auto& e = ranking_.entries;
+  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (*e[a].score != *e[b].score) return *e[a].score > *e[b].score;
+    if (options_.ties == TieRule::docno_desc) return e[a].doc.value_or("") > e[b].doc.value_or("");
+    return false;
+  });
+  std::size_t groups = 0;
+  std::size_t tied = 0;
+  std::string first_group;
+  for (std::size_t i = 0; i < n_;) {
+    std::size_t j = i + 1;
+    while (j < n_ && *e[order_[j]].score == *e[order_[i]].score) ++j;
+    for (std::size_t r = i; r < j; ++r) {
+      out_.rows[r].score = e[order_[r]].score;
+      if (j - i > 1) {
+        out_.rows[r].tie_first = static_cast<std::uint32_t>(i + 1);
+        out_.rows[r].tie_last = static_cast<std::uint32_t>(j);
+      }
+    }
+    if (j - i > 1) {
+      if (groups == 0) {
+        for (std::size_t r = i; r < j && r < i + kListedDocs; ++r) {
+          first_group += (r == i ? "" : ", ") + e[order_[r]].doc.value_or("?");
+        }
+        if (j - i > kListedDocs) first_group += ", …";
+        first_group += " share score " + format_number(*e[order_[i]].score) + " (ranks " +
+                       std::to_string(i + 1) + "–" + std::to_string(j) + ")";
+      }
+      ++groups;
+      tied += j - i;
+    }
+    i = j;
+  }
+  if (groups == 0) return;
+  std::string rule;
+  switch (options_.ties) {
+    case TieRule::input:
+      rule = "tied documents keep the order given (ties: input, as ranx and LightGBM)";
+      break;
+    case TieRule::docno_desc:
+      rule =
+          "tied documents are ranked by document id, descending (ties: docno-desc, as "
+          "trec_eval)";
+      break;
+    case TieRule::average:
+      rule =
+          "tied ranks share the mean gain of their documents (ties: average, as "
+          "scikit-learn and torchmetrics)";
+      break;
+  }
+  warnings_.add(
+      Diagnostic{Source::ranking, 0, 0,
+                 first_group +
+                     (groups > 1 ? "; " + plural(groups - 1, "more group", "more groups") +
+                                       " of ties, " + std::to_string(tied) + " documents in all"
+                                 : "") +
+                     ": " + rule + ". Tools that break ties differently give a different NDCG",
+                 "scores-tied"});
+}
+
 // Step 1: the grade and gain of each ranked document.
 void Explainer::grade_rows() {
-  out_.rows.resize(n_);
   first_rank_.reserve(n_);
   for (std::size_t i = 0; i < n_; ++i) {
-    const RankedEntry& entry = ranking_.entries[i];
+    const RankedEntry& entry = ranking_.entries[order_[i]];
     StepRow& row = out_.rows[i];
     row.rank = static_cast<std::uint32_t>(i + 1);
     row.doc = entry.doc;
@@ -183,7 +261,10 @@ void Explainer::grade_rows() {
       row.judged = true;
     }
     any_grade_ = any_grade_ || entry.grade.has_value();
-    if (!row.judged) unjudged_.add(entry.doc.value_or("#" + std::to_string(i + 1)), entry.line);
+    if (!row.judged) {
+      unjudged_.add(entry.doc.value_or("#" + std::to_string(i + 1)), entry.line);
+      row.grade = options_.unjudged_grade;
+    }
 
     bool repeat = false;
     if (entry.doc) {
@@ -203,7 +284,7 @@ void Explainer::grade_rows() {
     row.repeated = repeat;
     if (repeat) {
       row.gain = 0;
-    } else if (row.grade < 0) {
+    } else if (row.grade < 0 && !options_.keep_negative_gains) {
       negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), grade_line);
       row.gain = 0;
     } else if (auto gain = gain_of(row.grade, options_)) {
@@ -211,6 +292,7 @@ void Explainer::grade_rows() {
     } else {
       report_undefined_gain(grade_source, grade_line, grade_column, row.grade);
     }
+    row.own_gain = row.gain;
   }
 }
 
@@ -221,7 +303,7 @@ void Explainer::build_ideal() {
     ideal.reserve(judgments_->items.size() + graded_by_ranking_only_.size());
     for (const Judgment& j : judgments_->items) {
       double gain = 0;
-      if (j.grade >= 0) {
+      if (j.grade >= 0 || options_.keep_negative_gains) {
         if (auto g = gain_of(j.grade, options_)) {
           gain = *g;
         } else {
@@ -247,6 +329,25 @@ void Explainer::build_ideal() {
   }
   std::stable_sort(ideal.begin(), ideal.end(),
                    [](const IdealEntry& a, const IdealEntry& b) { return a.gain > b.gain; });
+}
+
+// Under TieRule::average, every rank of a tie gains the mean of its documents' gains: the
+// expected DCG over every order of the tied documents (McSherry & Najork, ECIR 2008).
+void Explainer::share_tied_gains() {
+  if (options_.ties != TieRule::average) return;
+  for (std::size_t i = 0; i < n_;) {
+    StepRow& first = out_.rows[i];
+    if (first.tie_first == 0) {
+      ++i;
+      continue;
+    }
+    const std::size_t end = first.tie_last;
+    double sum = 0;
+    for (std::size_t r = i; r < end; ++r) sum += out_.rows[r].own_gain;
+    const double mean = sum / static_cast<double>(end - i);
+    for (std::size_t r = i; r < end; ++r) out_.rows[r].gain = mean;
+    i = end;
+  }
 }
 
 // Step 3: what the reader should know about the inputs as a whole.
@@ -281,11 +382,15 @@ void Explainer::warn() {
   }
 
   // Warnings that summarise many documents at once.
+  const std::string counted =
+      options_.unjudged_grade == 0
+          ? "count as not relevant (gain 0)"
+          : "count as grade " + format_number(options_.unjudged_grade) + " (option unjudgedGrade)";
   if (unjudged_.count > 0 && !no_match_) {
     if (judgments_ != nullptr) {
       warnings_.add(Source::ranking, unjudged_.first_line, 0,
                     plural(unjudged_.count, "ranked document has", "ranked documents have") +
-                        " no judgment and count as not relevant (gain 0): " + unjudged_.names);
+                        " no judgment and " + counted + ": " + unjudged_.names);
     } else if (!any_grade_) {
       warnings_.add(Source::ranking, 0, 0,
                     "the ranking has no grades and no judgments were given, so every gain is "
@@ -293,8 +398,8 @@ void Explainer::warn() {
                     "paste judgments");
     } else {
       warnings_.add(Source::ranking, unjudged_.first_line, 0,
-                    plural(unjudged_.count, "document has", "documents have") +
-                        " no grade and count as not relevant (gain 0): " + unjudged_.names);
+                    plural(unjudged_.count, "document has", "documents have") + " no grade and " +
+                        counted + ": " + unjudged_.names);
     }
   }
   if (graded_outside_judgments_.count > 0 && options_.ideal == IdealFrom::judgments) {
@@ -340,7 +445,7 @@ void Explainer::accumulate() {
     row.dcg = dcg;
     row.idcg = idcg;
     if (!std::isfinite(cg) || !std::isfinite(idcg)) {
-      errors_.add(Source::ranking, ranking_.entries[i].line, 0,
+      errors_.add(Source::ranking, ranking_.entries[order_[i]].line, 0,
                   "the cumulated gain overflows at rank " + std::to_string(i + 1) +
                       "; grades this large cannot be added up");
       break;

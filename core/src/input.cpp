@@ -36,10 +36,12 @@ enum class TitleLine { no, some_titles, titles_only };
 TitleLine title_line(std::string_view line) {
   if (has_digit(line)) return TitleLine::no;
   static constexpr std::string_view kTitles[] = {
-      "rank",       "n",          "doc",        "docno",       "docid", "document", "id",
-      "g",          "gain",       "rel",        "relevance",   "grade", "cg",       "dcg",
-      "idcg",       "ndcg",       "score",      "calculation", "log",   "ig",       "cumulated",
-      "cumulative", "discounted", "normalised", "normalized",  "ideal", "position"};
+      "rank",       "n",          "doc",        "docno",       "docid",  "document", "id",
+      "g",          "gain",       "rel",        "relevance",   "grade",  "cg",       "dcg",
+      "idcg",       "ndcg",       "score",      "calculation", "log",    "ig",       "cumulated",
+      "cumulative", "discounted", "normalised", "normalized",  "ideal",  "position", "pred",
+      "prediction", "label",      "rating",     "item",        "docs",   "judgment", "judgement",
+      "qid",        "query",      "iter",       "tag",         "scores", "grades"};
   std::size_t titles = 0;
   std::size_t others = 0;
   std::size_t i = 0;
@@ -56,6 +58,31 @@ TitleLine title_line(std::string_view line) {
   }
   if (titles == 0) return TitleLine::no;
   return others == 0 ? TitleLine::titles_only : TitleLine::some_titles;
+}
+
+// What a column of a header row holds, by its title.
+enum class Role : std::uint8_t { other, rank, doc, score, grade };
+
+Role column_role(std::string_view title) {
+  std::string t;
+  for (char c : trim(title)) {
+    if (c == ' ' || c == '_' || c == '-') continue;
+    t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  for (std::string_view w : {"rank", "n", "position", "pos"}) {
+    if (t == w) return Role::rank;
+  }
+  for (std::string_view w : {"doc", "docs", "docno", "docid", "document", "id", "item", "itemid"}) {
+    if (t == w) return Role::doc;
+  }
+  for (std::string_view w : {"score", "scores", "pred", "prediction", "yscore", "ypred"}) {
+    if (t == w) return Role::score;
+  }
+  for (std::string_view w : {"grade", "grades", "g", "rel", "relevance", "label", "ytrue",
+                             "judgment", "judgement", "rating"}) {
+    if (t == w) return Role::grade;
+  }
+  return Role::other;
 }
 
 bool is_comment_or_blank(std::string_view line) {
@@ -157,6 +184,8 @@ bool check_doc_id(const std::string& id, Source source, std::uint32_t line, std:
 
 class RankingParser {
  public:
+  explicit RankingParser(RankingNumbers numbers) : numbers_(numbers) {}
+
   void line(std::string_view text, std::uint32_t number) {
     if (stopped_) return;
     if (report_control_character(text, Source::ranking, number, result_.errors)) return;
@@ -176,6 +205,27 @@ class RankingParser {
     if (content_lines_ == 1 && !grade_vector(first_line_, first_number_)) {
       row(first_line_, first_number_);
     }
+    RankedList& list = result_.value;
+    const RankedEntry* with_score = nullptr;
+    const RankedEntry* without_score = nullptr;
+    bool numbers = false;
+    for (const RankedEntry& e : list.entries) {
+      if (e.score && with_score == nullptr) with_score = &e;
+      if (!e.score && without_score == nullptr) without_score = &e;
+      numbers = numbers || e.score || e.grade;
+    }
+    if (with_score != nullptr && without_score != nullptr) {
+      result_.errors.add(Source::ranking, without_score->line, without_score->doc_column,
+                         "this document has no score but the one on line " +
+                             std::to_string(with_score->line) +
+                             " has; give every document a score, or none");
+    }
+    list.scored = with_score != nullptr && without_score == nullptr;
+    if (list.numbers_from == NumbersFrom::none && numbers && !list.grades_only) {
+      list.numbers_from =
+          numbers_ == RankingNumbers::automatic ? NumbersFrom::assumed : NumbersFrom::option;
+    }
+    if (!numbers && list.numbers_from != NumbersFrom::run) list.numbers_from = NumbersFrom::none;
     return std::move(result_);
   }
 
@@ -251,7 +301,8 @@ class RankingParser {
         report_too_many(number, column);
         break;
       }
-      result_.value.entries.push_back(RankedEntry{std::nullopt, grade, number, 0, column});
+      result_.value.entries.push_back(
+          RankedEntry{std::nullopt, grade, number, 0, column, std::nullopt, 0});
     }
     return true;
   }
@@ -269,12 +320,16 @@ class RankingParser {
     drop_trailing_empty(fields);
     if (fields.empty()) return;
     auto& entries = result_.value.entries;
+    if (!header_.empty()) return mapped_row(fields, text, number);
     if (fields.size() >= 2) {
       // Read as a document, such a line could only be an error (its "grade" has no digit).
       // Column titles are skipped wherever a table pasted from slides or a PDF puts them; a line
       // that only starts like them is skipped, and said, only before the first document.
       const TitleLine titles = title_line(text);
-      if (titles == TitleLine::titles_only) return;
+      if (titles == TitleLine::titles_only) {
+        if (entries.empty()) read_header(fields, number);
+        return;
+      }
       if (titles == TitleLine::some_titles && entries.empty()) {
         result_.warnings.add(Source::ranking, number, 0,
                              "skipped this line: it looks like a table header (column titles, "
@@ -291,6 +346,10 @@ class RankingParser {
         fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(i));
         break;
       }
+    }
+    if (fields.size() == 6 && parse_integer(fields[3].text) && parse_decimal(fields[4].text) &&
+        !parse_decimal(fields[1].text)) {
+      return run_row(fields, text, number);
     }
     const Field* doc_field = nullptr;
     const Field* grade_field = nullptr;
@@ -344,7 +403,12 @@ class RankingParser {
       return;
     }
     bool ok = true;
-    if (grade_field != nullptr) {
+    if (grade_field != nullptr && numbers_ == RankingNumbers::score) {
+      entry.score_column = column_of(text, grade_field->offset);
+      entry.score = read_grade(grade_field->text, Source::ranking, number, entry.score_column,
+                               result_.errors, "score");
+      ok = entry.score.has_value();
+    } else if (grade_field != nullptr) {
       entry.grade_column = column_of(text, grade_field->offset);
       entry.grade = read_grade(grade_field->text, Source::ranking, number, entry.grade_column,
                                result_.errors);
@@ -370,6 +434,114 @@ class RankingParser {
     if (ok) entries.push_back(std::move(entry));
   }
 
+  // A header row of column titles: kept when it names a document and a score column, so that
+  // every row is read by it; one naming a grade column only says how the numbers are read.
+  void read_header(const std::vector<Field>& fields, std::uint32_t number) {
+    std::vector<Role> roles;
+    bool doc = false;
+    bool score = false;
+    bool grade = false;
+    for (const Field& f : fields) {
+      const Role role = column_role(f.text);
+      if (role == Role::other) return;
+      doc = doc || role == Role::doc;
+      score = score || role == Role::score;
+      grade = grade || role == Role::grade;
+      roles.push_back(role);
+    }
+    if (!doc || !(score || grade)) return;
+    result_.value.numbers_from = NumbersFrom::header;
+    if (score) {
+      header_ = std::move(roles);
+      header_line_ = number;
+    }
+  }
+
+  // A row read by the header's columns.
+  void mapped_row(const std::vector<Field>& fields, std::string_view text, std::uint32_t number) {
+    if (fields.size() != header_.size()) {
+      result_.errors.add(Source::ranking, number, 1,
+                         "this row has " + std::to_string(fields.size()) +
+                             " fields but the header on line " + std::to_string(header_line_) +
+                             " names " + std::to_string(header_.size()) + " columns");
+      return;
+    }
+    RankedEntry entry;
+    entry.line = number;
+    bool ok = true;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      const std::uint32_t column = column_of(text, fields[i].offset);
+      switch (header_[i]) {
+        case Role::doc:
+          entry.doc_column = column;
+          entry.doc = normalise_doc_id(fields[i].text);
+          ok = ok &&
+               check_doc_id(*entry.doc, Source::ranking, number, column, false, result_.errors);
+          break;
+        case Role::score:
+          entry.score_column = column;
+          entry.score =
+              read_grade(fields[i].text, Source::ranking, number, column, result_.errors, "score");
+          ok = ok && entry.score.has_value();
+          break;
+        case Role::grade:
+          entry.grade_column = column;
+          entry.grade = read_grade(fields[i].text, Source::ranking, number, column, result_.errors);
+          ok = ok && entry.grade.has_value();
+          break;
+        case Role::rank:
+        case Role::other:
+          break;
+      }
+    }
+    add_entry(std::move(entry), ok);
+  }
+
+  // "qid Q0 doc rank score tag": a line of a TREC run, ranked by its score (the rank is ignored,
+  // as trec_eval ignores it). The step-by-step view explains one query.
+  void run_row(const std::vector<Field>& fields, std::string_view text, std::uint32_t number) {
+    result_.value.numbers_from = NumbersFrom::run;
+    if (query_.empty()) {
+      query_.assign(fields[0].text);
+      query_line_ = number;
+    } else if (fields[0].text != query_) {
+      if (!reported_queries_) {
+        reported_queries_ = true;
+        result_.errors.add(Source::ranking, number, column_of(text, fields[0].offset),
+                           "this run line is for query " + quote(fields[0].text) + " and line " +
+                               std::to_string(query_line_) + "'s for " + quote(query_) +
+                               "; the step-by-step view explains one query, so keep the lines "
+                               "of one query (or evaluate the whole run in the TREC tab)");
+      }
+      return;
+    }
+    RankedEntry entry;
+    entry.line = number;
+    entry.doc_column = column_of(text, fields[2].offset);
+    entry.doc = normalise_doc_id(fields[2].text);
+    bool ok =
+        check_doc_id(*entry.doc, Source::ranking, number, entry.doc_column, false, result_.errors);
+    entry.score_column = column_of(text, fields[4].offset);
+    entry.score = read_grade(fields[4].text, Source::ranking, number, entry.score_column,
+                             result_.errors, "score");
+    add_entry(std::move(entry), ok && entry.score.has_value());
+  }
+
+  void add_entry(RankedEntry entry, bool ok) {
+    if (!ok) return;
+    if (result_.value.entries.size() == kMaxPastedEntries) {
+      report_too_many(entry.line, entry.doc_column);
+      return;
+    }
+    result_.value.entries.push_back(std::move(entry));
+  }
+
+  RankingNumbers numbers_;
+  std::vector<Role> header_;  // the columns of a header row that names a score column
+  std::uint32_t header_line_ = 0;
+  std::string query_;  // of TREC run lines
+  std::uint32_t query_line_ = 0;
+  bool reported_queries_ = false;
   Parsed<RankedList> result_;
   std::size_t content_lines_ = 0;
   std::string first_line_;
@@ -532,14 +704,22 @@ class JudgmentLinesParser {
 
   void line(std::string_view text, std::uint32_t number) {
     if (stopped_ || report_control_character(text, Source::judgments, number, out_.errors)) return;
-    if (is_comment_or_blank(text)) return;
+    if (is_comment_or_blank(text) || is_table_rule(text)) return;
     std::vector<Field> fields = split_fields(text);
     drop_trailing_empty(fields);
+    if (fields.size() >= 2 && title_line(text) == TitleLine::titles_only) {
+      // A header row ("doc,grade", "query iter docno rel"); "grade,doc" says the columns swap.
+      if (fields.size() == 2 && column_role(fields[0].text) == Role::grade &&
+          column_role(fields[1].text) == Role::doc) {
+        grade_first_ = true;
+      }
+      return;
+    }
     const Field* doc = nullptr;
     const Field* grade = nullptr;
     if (fields.size() == 2) {
-      doc = &fields[0];
-      grade = &fields[1];
+      doc = &fields[grade_first_ ? 1 : 0];
+      grade = &fields[grade_first_ ? 0 : 1];
     } else if (fields.size() == 4) {
       if (query_.empty()) {
         query_.assign(fields[0].text);
@@ -584,7 +764,8 @@ class JudgmentLinesParser {
   std::string query_;
   std::uint32_t query_line_ = 0;
   bool reported_queries_ = false;
-  bool stopped_ = false;  // kMaxPastedEntries reached
+  bool grade_first_ = false;  // a header row "grade,doc" came first
+  bool stopped_ = false;      // kMaxPastedEntries reached
 };
 
 }  // namespace
@@ -600,12 +781,12 @@ bool report_control_character(std::string_view text, Source source, std::uint32_
   return true;
 }
 
-Parsed<RankedList> parse_ranking(std::string_view text) {
+Parsed<RankedList> parse_ranking(std::string_view text, RankingNumbers numbers) {
   {
     Parsed<RankedList> unreadable;
     if (report_unreadable(text, Source::ranking, unreadable.errors)) return unreadable;
   }
-  RankingParser parser;
+  RankingParser parser(numbers);
   LineSplitter lines;
   auto on_line = [&](std::string_view line, std::uint32_t number) { parser.line(line, number); };
   lines.feed(text, on_line);

@@ -83,7 +83,7 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     return std::nullopt;
   }
   if (name == "discount") {
-    if (value == "log2(rank+1)") {
+    if (value == "log2(rank+1)" || value == "log(rank+1)") {
       options.discount = DiscountKind::log2_rank_plus_1;
     } else if (value == "jarvelin-kekalainen") {
       options.discount = DiscountKind::jarvelin_kekalainen;
@@ -156,9 +156,108 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     options.round_before_dividing = static_cast<int>(*d);
     return std::nullopt;
   }
+  if (name == "ties") {
+    if (value == "input") {
+      options.ties = TieRule::input;
+    } else if (value == "docno-desc") {
+      options.ties = TieRule::docno_desc;
+    } else if (value == "average") {
+      options.ties = TieRule::average;
+    } else {
+      return option_error(name, "expected input, docno-desc or average, got " + quote(value));
+    }
+    return std::nullopt;
+  }
+  if (name == "negativeGains") {
+    if (value == "zero" || value == "keep") {
+      options.keep_negative_gains = value == "keep";
+      return std::nullopt;
+    }
+    return option_error(name, "expected zero or keep, got " + quote(value));
+  }
+  if (name == "unjudgedGrade") {
+    const auto v = parse_decimal(value);
+    if (!v) return option_error(name, "expected a number such as 0, got " + quote(value));
+    options.unjudged_grade = *v;
+    return std::nullopt;
+  }
+  if (name == "rankingNumbers") {
+    if (value == "auto") {
+      options.ranking_numbers = RankingNumbers::automatic;
+    } else if (value == "grade") {
+      options.ranking_numbers = RankingNumbers::grade;
+    } else if (value == "score") {
+      options.ranking_numbers = RankingNumbers::score;
+    } else {
+      return option_error(name, "expected auto, grade or score, got " + quote(value));
+    }
+    return std::nullopt;
+  }
+  if (name == "preset") return apply_preset(options, value);
   return option_error(name,
-                      "unknown option; the options are gain, discount, base, ideal, "
-                      "idealDepth, k, ndcgWhenIdcgZero and roundBeforeDividing");
+                      "unknown option; the options are preset, gain, discount, base, ideal, "
+                      "idealDepth, k, ties, negativeGains, unjudgedGrade, rankingNumbers, "
+                      "ndcgWhenIdcgZero and roundBeforeDividing");
+}
+
+const std::vector<Preset>& presets() {
+  // Every option a preset leaves out keeps its default, so each one names all the conventions
+  // that differ between libraries: gain, discount, base, ideal, idealDepth, ties, negativeGains,
+  // unjudgedGrade and ndcgWhenIdcgZero.
+  static const std::vector<Preset> kPresets = {
+      {"trec_eval", "trec_eval ndcg",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=whole;"
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "usnistgov/trec_eval 10.0, m_ndcg.c and trec_format.c (ties: docno descending)"},
+      {"trec_eval-ndcg_cut", "trec_eval ndcg_cut",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "usnistgov/trec_eval 10.0, m_ndcg_cut.c"},
+      {"sklearn", "scikit-learn ndcg_score",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
+       "negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "scikit-learn, sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg"},
+      {"ranx", "ranx ndcg",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
+       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "AmenRa/ranx, ranx/metrics/ndcg.py (jarvelin=True)"},
+      {"ranx-burges", "ranx ndcg_burges",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
+       "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "AmenRa/ranx, ranx/metrics/ndcg.py (jarvelin=False)"},
+      {"lecture", "Lecture (COMP3009J)",
+       "gain=linear;discount=jarvelin-kekalainen;base=2;ideal=judgments;idealDepth=cut;"
+       "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "Järvelin & Kekäläinen, ACM TOIS 20(4), 2002, as the lecture notes compute it"},
+  };
+  return kPresets;
+}
+
+const Preset* find_preset(std::string_view name) {
+  for (const Preset& p : presets()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::optional<Diagnostic> apply_preset(Options& options, std::string_view name) {
+  const Preset* preset = find_preset(name);
+  if (preset == nullptr) {
+    std::string names;
+    for (const Preset& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+    return option_error("preset", "unknown preset " + quote(name) + "; the presets are " + names);
+  }
+  Options next = options;
+  std::string_view rest = preset->options;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find(';'), rest.size());
+    const std::string_view pair = rest.substr(0, end);
+    rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
+    const std::size_t eq = pair.find('=');
+    if (auto error = set_option(next, pair.substr(0, eq), pair.substr(eq + 1))) return error;
+  }
+  options = std::move(next);
+  return std::nullopt;
 }
 
 std::optional<double> gain_of(double grade, const Options& options) {
@@ -184,7 +283,10 @@ std::optional<double> gain_of(double grade, const Options& options) {
 
 double discount_at(std::uint32_t rank, const Options& options) {
   const double r = static_cast<double>(rank);
-  if (options.discount == DiscountKind::log2_rank_plus_1) return std::log2(r + 1.0);
+  if (options.discount == DiscountKind::log2_rank_plus_1) {
+    if (options.base == 2.0) return std::log2(r + 1.0);
+    return std::log(r + 1.0) / std::log(options.base);
+  }
   if (r < options.base) return 1.0;
   // log2 is exact for powers of two; dividing two logs is not, so base 2 takes the direct path.
   if (options.base == 2.0) return std::log2(r);

@@ -565,7 +565,8 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
   ranked.entries.reserve(n);
   for (std::size_t r = 0; r < n; ++r) {
     const auto& d = run.docs[order[r]];
-    ranked.entries.push_back(RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0});
+    ranked.entries.push_back(
+        RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0, std::nullopt, 0});
   }
   Judgments judged;
   for (const auto& [doc, j] : qrels.by_doc) {

@@ -21,11 +21,15 @@ namespace ndcg {
 // One rank of the step-by-step table. Everything is full precision; rounding is for display.
 struct StepRow {
   std::uint32_t rank = 0;
-  std::optional<std::string> doc;        // absent for a bare list of grades
-  double grade = 0;                      // the grade used (0 for an unjudged document)
-  bool judged = false;                   // the grade came from the judgments or the ranking itself
-  bool repeated = false;                 // the document was already ranked higher up (gain 0)
-  double gain = 0;                       // G[r]; 0 for a repeat of a document already ranked
+  std::optional<std::string> doc;  // absent for a bare list of grades
+  double grade = 0;                // the grade used (0 for an unjudged document)
+  bool judged = false;             // the grade came from the judgments or the ranking itself
+  bool repeated = false;           // the document was already ranked higher up (gain 0)
+  double gain = 0;                 // G[r]; 0 for a repeat of a document already ranked
+  double own_gain = 0;          // the document's own gain: G[r] differs only under TieRule::average
+  std::optional<double> score;  // when the ranking carries scores (it is then ranked by them)
+  std::uint32_t tie_first = 0;  // ranks tie_first..tie_last share this score; 0 when not tied
+  std::uint32_t tie_last = 0;
   double discount = 1;                   // G[r] is divided by this
   double term = 0;                       // G[r] / discount: what rank r adds to DCG
   double cg = 0;                         // sum of G[1..r]
@@ -67,14 +71,22 @@ struct Explanation {
   Summary summary;
   std::vector<Diagnostic> errors;  // non-empty exactly when !ok; rows are then empty
   std::vector<Diagnostic> warnings;
+  // How the numbers beside the ranked documents were read (grades or scores), and why.
+  NumbersFrom numbers_from = NumbersFrom::none;
+  bool scored = false;  // ranked by score, ties by Options::ties
 };
 
 // Parses both texts and explains the ranking under `options`.
 //
+// Order: the order given, or, when the ranking carries scores, by score descending with ties
+// by Options::ties (one warning, code "scores-tied", names the tied documents and the rule).
+//
 // Grade of each rank: the judgment of its document if there is one (a different grade written
-// in the ranking is a warning), else the grade written in the ranking, else 0 (unjudged, one
-// warning listing them). A document ranked again gains 0 the second time (warning). A negative
-// grade is not relevant: gain 0 (warning), as in trec_eval.
+// in the ranking is a warning), else the grade written in the ranking, else
+// Options::unjudged_grade, 0 by default (unjudged, one warning listing them). A document ranked
+// again gains 0 the second time (warning). A negative grade is not relevant: gain 0 (warning), as
+// in trec_eval, unless Options::keep_negative_gains. Under TieRule::average every rank of a tie
+// shares the mean gain of the tied documents.
 //
 // Ideal ranking: the judged documents (plus ranked documents that carry a positive grade but no
 // judgment) or the ranked documents (repeats left out), stably sorted by gain, best first. Without
@@ -91,7 +103,8 @@ struct OptionValue {
   std::string value;
 };
 
-// Applies `option_values` in order on top of the defaults (set_option), then explains. Invalid
+// Applies `option_values` on top of the defaults (set_option): a preset first, then the others
+// in order, so an option given beside a preset overrides it. Then explains. Invalid
 // options make the result ok == false; the texts are still parsed so that every error of the
 // request is reported at once.
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,

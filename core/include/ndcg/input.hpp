@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ndcg/diagnostic.hpp"
+#include "ndcg/options.hpp"
 
 namespace ndcg {
 
@@ -21,11 +22,24 @@ struct RankedEntry {
   std::uint32_t line = 0;
   std::uint32_t doc_column = 0;
   std::uint32_t grade_column = 0;
+  std::optional<double> score;  // a system's score: the list is then ranked by it
+  std::uint32_t score_column = 0;
+};
+
+// Where the reading of the numbers beside the documents came from.
+enum class NumbersFrom : std::uint8_t {
+  none,     // no number beside any document
+  assumed,  // "doc number" lines without a header: read as grades (RankingNumbers::automatic)
+  header,   // a header row named the column ("doc,score", "doc grade")
+  option,   // RankingNumbers::grade or ::score
+  run,      // TREC run lines "qid Q0 doc rank score tag": the fifth field is a score
 };
 
 struct RankedList {
-  std::vector<RankedEntry> entries;  // in rank order
+  std::vector<RankedEntry> entries;  // in the order given (rank order unless scored)
   bool grades_only = false;          // the input was one line of grades, e.g. "G = (1, 0, 3)"
+  bool scored = false;               // every entry has a score (none has otherwise)
+  NumbersFrom numbers_from = NumbersFrom::none;
 };
 
 struct Judgment {
@@ -78,12 +92,19 @@ bool report_control_character(std::string_view line, Source source, std::uint32_
 // "d1 0,5"), a control character or is longer than kMaxDocIdBytes, UTF-16 text, a text over
 // kMaxPastedBytes or more than kMaxPastedEntries documents. Warnings: a rank column that does
 // not match the row's position, ignored extra columns, a skipped header.
-Parsed<RankedList> parse_ranking(std::string_view text);
+//
+// Scores: a header row that names a score column ("doc,score", "docid\tscore\tlabel", "rank doc
+// score"; the columns in any order) maps every row by it; TREC run lines "qid Q0 doc rank score
+// tag" (one query) carry a score; with RankingNumbers::score a "doc number" line's number is a
+// score. Either every document has a score or none has (error at the first line without one).
+Parsed<RankedList> parse_ranking(std::string_view text,
+                                 RankingNumbers numbers = RankingNumbers::automatic);
 
 // Parses relevance judgments, one of:
 //   * the lecture's set notation "R = { [d_3, 3], [d_5, 3], ... }" (pairs in square brackets);
 //   * lines "doc grade" (tab, comma or white space between), or TREC qrels lines
 //     "query iteration doc grade"; all qrels lines must name the same query.
+// A header row of column titles ("doc,grade", "query iter docno rel") is skipped.
 // Errors: a grade that is not a number, a wrong field count, conflicting grades for one
 // document (both lines named), more than one query, text outside the pairs of set notation other
 // than "Name = {", "}", commas, '$' and white space, ids as for parse_ranking, the same size

@@ -23,7 +23,9 @@ enum class GainKind : std::uint8_t {
 };
 
 enum class DiscountKind : std::uint8_t {
-  log2_rank_plus_1,     // G / log2(r + 1) at every rank (Burges et al.; trec_eval, sklearn)
+  // G / log_b(r + 1) at every rank, b = 2 almost everywhere (Burges et al.; trec_eval, sklearn,
+  // whose log_base sets b)
+  log2_rank_plus_1,
   jarvelin_kekalainen,  // no discount for r < b, then G / log_b(r) (Järvelin & Kekäläinen 2002)
 };
 
@@ -37,12 +39,28 @@ enum class IdealDepth : std::uint8_t {
   whole,  // IDCG sums every ideal gain whatever k is (trec_eval's plain `ndcg`)
 };
 
+// Documents whose scores tie: which order they are ranked in, and what they gain.
+enum class TieRule : std::uint8_t {
+  input,       // in the order given (a stable sort by score; ranx, LightGBM)
+  docno_desc,  // by document id, descending byte order (trec_eval)
+  // tied ranks share the mean gain of the tied documents (McSherry & Najork, ECIR 2008;
+  // scikit-learn and torchmetrics); shown in the order given
+  average,
+};
+
+// How the number beside a document in a pasted ranking is read when no header row says it.
+enum class RankingNumbers : std::uint8_t {
+  automatic,  // a grade, unless a header row ("doc score") or a TREC run line says a score
+  grade,
+  score,
+};
+
 struct Options {
   GainKind gain = GainKind::linear;
   // (grade, gain), sorted by grade, grades distinct; used when gain == custom.
   std::vector<std::pair<double, double>> custom_gains;
   DiscountKind discount = DiscountKind::log2_rank_plus_1;
-  double base = 2.0;  // log base of the Järvelin–Kekäläinen discount; must be > 1
+  double base = 2.0;  // log base of either discount; must be > 1
   IdealFrom ideal = IdealFrom::judgments;
   IdealDepth ideal_depth = IdealDepth::cut;
   std::uint32_t k = 0;               // cut-off; 0 = the length of the ranking
@@ -50,7 +68,31 @@ struct Options {
   // When set, DCG and IDCG are also rounded to this many decimals and divided again, which is
   // what a slide does when it computes NDCG from the rounded numbers it printed.
   std::optional<int> round_before_dividing;
+  TieRule ties = TieRule::input;  // applies when the ranking carries scores
+  // A negative grade gains 0, as in trec_eval; kept, its gain is the negative number the gain
+  // function gives (linear and custom gains; exponential gains of negative grades are negative).
+  bool keep_negative_gains = false;
+  // The grade of a ranked document that neither the judgments nor the ranking grade
+  // (Elasticsearch's unknown_doc_rating); 0 by default, which is also what trec_eval does.
+  double unjudged_grade = 0;
+  RankingNumbers ranking_numbers = RankingNumbers::automatic;
 };
+
+// A library or source whose conventions can be set in one go: the option values it stands for
+// (applied before any option given beside it, which overrides them), and where they are defined.
+struct Preset {
+  std::string_view name;
+  std::string_view label;     // as people name it: "scikit-learn ndcg_score"
+  std::string_view options;   // "name=value" pairs separated by ';'
+  std::string_view citation;  // the definition followed: a file of the library, or a paper
+};
+
+// Every preset, in the order a user interface lists them.
+const std::vector<Preset>& presets();
+const Preset* find_preset(std::string_view name);
+
+// Applies a preset's option values to `options`; an error (source options) for an unknown name.
+std::optional<Diagnostic> apply_preset(Options& options, std::string_view name);
 
 // Sets one option from its textual value, as the JS API and the command line give it.
 // Names and accepted values:
@@ -62,6 +104,11 @@ struct Options {
 //   k                     a whole number ≥ 1, or "0" / "" for the length of the ranking
 //   ndcgWhenIdcgZero      a finite number
 //   roundBeforeDividing   a whole number of decimals 0..12, or "" / "off"
+//   ties                  "input" | "docno-desc" | "average"
+//   negativeGains         "zero" | "keep"
+//   unjudgedGrade         a finite number
+//   rankingNumbers        "auto" | "grade" | "score"
+//   preset                the name of a preset (see presets()); sets every option it names
 // Returns a diagnostic (source options, line 0) naming the option and the accepted values when
 // the name is unknown or the value is invalid; `options` is then unchanged.
 std::optional<Diagnostic> set_option(Options& options, std::string_view name,
