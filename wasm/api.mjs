@@ -60,6 +60,11 @@ function shapeExplanation(raw) {
       idealGain: c.idealGain[i], idealTerm: c.idealTerm[i], idcg: c.idcg[i], ndcg: c.ndcg[i],
       judged: c.judged[i] === 1, repeated: c.repeated[i] === 1,
     };
+    if (raw.scored) {
+      row.score = c.score[i];
+      row.ownGain = c.ownGain[i];
+      row.tie = c.tieFirst[i] === 0 ? null : { first: c.tieFirst[i], last: c.tieLast[i] };
+    }
     if (rounded) {
       row.roundedDcg = c.roundedDcg[i];
       row.roundedIdcg = c.roundedIdcg[i];
@@ -80,7 +85,11 @@ function shapeExplanation(raw) {
     shapedSummary.roundedIdcgAtK = summary.roundedIdcgAtK;
     shapedSummary.roundedNdcgAtK = summary.roundedNdcgAtK;
   }
-  return { ok: true, rows, ideal, summary: shapedSummary, warnings: raw.warnings };
+  return {
+    ok: true, rows, ideal, summary: shapedSummary, warnings: raw.warnings,
+    // How the numbers beside the documents were read: as grades or as scores, and what said so.
+    reading: { numbers: raw.scored ? 'score' : raw.numbersFrom === 'none' ? 'none' : 'grade', from: raw.numbersFrom },
+  };
 }
 
 function isChunk(value) {
@@ -157,6 +166,7 @@ function coreFailure(error, source, restarted, where = '') {
 export function makeCalculator(firstCore, { restart } = {}) {
   let core = firstCore;
   let restarting = null;
+  let presetList = null;  // read from the core once, on first use
 
   const failed = (error, source, where) => {
     if (error instanceof CalculatorUsageError) throw error;
@@ -180,6 +190,14 @@ export function makeCalculator(firstCore, { restart } = {}) {
   };
 
   return Object.freeze({
+    /** The presets: [{ name, label, options, citation }], in the order a menu lists them. */
+    presets() {
+      if (presetList === null && core !== null) {
+        presetList = Object.freeze(core.presets().map((p) => Object.freeze({ ...p, options: Object.freeze(p.options) })));
+      }
+      return presetList ?? [];
+    },
+
     explain(request) {
       if (request === null || typeof request !== 'object') {
         throw new CalculatorUsageError('explain() takes an object { ranking, judgments, options }');

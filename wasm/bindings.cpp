@@ -55,6 +55,22 @@ struct DocColumn {
   }
 };
 
+std::string_view numbers_from_name(ndcg::NumbersFrom from) {
+  switch (from) {
+    case ndcg::NumbersFrom::none:
+      return "none";
+    case ndcg::NumbersFrom::assumed:
+      return "assumed";
+    case ndcg::NumbersFrom::header:
+      return "header";
+    case ndcg::NumbersFrom::option:
+      return "option";
+    case ndcg::NumbersFrom::run:
+      return "run";
+  }
+  return "none";
+}
+
 val explanation_to_js(const ndcg::Explanation& e) {
   val out = val::object();
   out.set("ok", e.ok);
@@ -66,6 +82,7 @@ val explanation_to_js(const ndcg::Explanation& e) {
   static constexpr std::pair<const char*, double ndcg::StepRow::*> kNumbers[] = {
       {"grade", &ndcg::StepRow::grade},
       {"gain", &ndcg::StepRow::gain},
+      {"ownGain", &ndcg::StepRow::own_gain},
       {"discount", &ndcg::StepRow::discount},
       {"term", &ndcg::StepRow::term},
       {"cg", &ndcg::StepRow::cg},
@@ -101,7 +118,21 @@ val explanation_to_js(const ndcg::Explanation& e) {
   }
   columns.set("doc", docs.to_js());
   columns.set("idealDoc", ideal_docs.to_js());
+  if (e.scored) {
+    for (std::size_t i = 0; i < n; ++i) numbers[i] = e.rows[i].score.value_or(0);
+    columns.set("score", copy_to_js(numbers));
+    std::vector<std::uint32_t> first(n);
+    std::vector<std::uint32_t> last(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      first[i] = e.rows[i].tie_first;
+      last[i] = e.rows[i].tie_last;
+    }
+    columns.set("tieFirst", copy_to_js(first));
+    columns.set("tieLast", copy_to_js(last));
+  }
   out.set("columns", columns);
+  out.set("scored", e.scored);
+  out.set("numbersFrom", std::string(numbers_from_name(e.numbers_from)));
 
   DocColumn ideal_list;
   std::vector<double> ideal_list_grade;
@@ -132,15 +163,44 @@ val explanation_to_js(const ndcg::Explanation& e) {
   return out;
 }
 
-val explain(const std::string& ranking, const std::string& judgments, const val& options) {
-  std::vector<ndcg::OptionValue> option_values;
+// An object of text values, as wasm/api.mjs passes options, in the order of its keys.
+std::vector<ndcg::OptionValue> option_values(const val& options) {
+  std::vector<ndcg::OptionValue> values;
   const val keys = val::global("Object").call<val>("keys", options);
   const auto count = keys["length"].as<unsigned>();
   for (unsigned i = 0; i < count; ++i) {
     const auto name = keys[i].as<std::string>();
-    option_values.push_back({name, options[name].as<std::string>()});
+    values.push_back({name, options[name].as<std::string>()});
   }
-  return explanation_to_js(ndcg::explain(ranking, judgments, option_values));
+  return values;
+}
+
+val explain(const std::string& ranking, const std::string& judgments, const val& options) {
+  return explanation_to_js(ndcg::explain(ranking, judgments, option_values(options)));
+}
+
+// The presets: name, label, the options they stand for (as "name=value" pairs) and citation.
+val presets() {
+  val out = val::array();
+  const auto& list = ndcg::presets();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    val item = val::object();
+    item.set("name", std::string(list[i].name));
+    item.set("label", std::string(list[i].label));
+    val options = val::object();
+    std::string_view rest = list[i].options;
+    while (!rest.empty()) {
+      const std::size_t end = std::min(rest.find(';'), rest.size());
+      const std::string_view pair = rest.substr(0, end);
+      rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
+      const std::size_t eq = pair.find('=');
+      options.set(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
+    }
+    item.set("options", options);
+    item.set("citation", std::string(list[i].citation));
+    out.set(i, item);
+  }
+  return out;
 }
 
 // One TREC evaluation fed in chunks: qrels first, then the run. If the run turns out not to be
@@ -157,15 +217,7 @@ class TrecSession {
         option_errors_.add(std::move(*error));
       }
     }
-    const val keys = val::global("Object").call<val>("keys", options);
-    const auto option_count = keys["length"].as<unsigned>();
-    for (unsigned i = 0; i < option_count; ++i) {
-      const auto name = keys[i].as<std::string>();
-      if (auto error =
-              ndcg::trec::set_eval_option(options_, name, options[name].as<std::string>())) {
-        option_errors_.add(std::move(*error));
-      }
-    }
+    option_errors_.append(ndcg::trec::set_eval_options(options_, option_values(options)));
   }
 
   void feedQrels(const std::string& chunk) { qrels_.feed(chunk); }
@@ -252,6 +304,7 @@ class TrecSession {
 
 EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
+  emscripten::function("presets", &presets);
   emscripten::class_<TrecSession>("TrecSession")
       .constructor<const val&, const val&>()
       .function("feedQrels", &TrecSession::feedQrels)

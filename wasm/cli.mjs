@@ -9,7 +9,8 @@ import { join } from 'node:path';
 
 import { createCalculator } from './index.mjs';
 
-const USAGE = `usage: ndcg-calc [-q] [-c] [-l N] [-m MEASURE]... [--format trec|json|tsv] [--explain QID] QRELS RUN
+const USAGE = `usage: ndcg-calc [-q] [-c] [-l N] [-m MEASURE]... [--preset NAME] [-o NAME=VALUE]...
+                 [--format trec|json|tsv] [--explain QID] QRELS RUN
 
 Evaluates RUN ("query Q0 docno rank score tag" lines) against QRELS ("query iteration docno
 grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be - for stdin.
@@ -21,6 +22,10 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
                    recall.100, recip_rank, Rprec, bpref, num_ret, num_rel, num_rel_ret,
                    ndcg.1=0.5,2=3) or as ir_measures does (nDCG@10, AP, P@10, R@100, RR, Rprec,
                    Bpref); repeat it for more. Default: map P.5,10 ndcg ndcg_cut.10 recip_rank bpref
+  --preset NAME    compute ndcg and ndcg_cut as a library does: trec_eval, trec_eval-ndcg_cut,
+                   sklearn, ranx, ranx-burges, lecture (ties, gain, ideal, ...; see the README)
+  -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
+                   ideal, ties, negativeGains, unjudgedGrade, ndcgWhenIdcgZero
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
   --explain QID    print the step-by-step NDCG table of one query
   --progress       report reading progress on stderr
@@ -30,7 +35,7 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
 class UsageError extends Error {}
 
 function parseArguments(argv) {
-  const args = { perQuery: false, averageComplete: false, relevanceLevel: '1', measures: [], format: 'trec', explain: '', progress: false, files: [] };
+  const args = { perQuery: false, averageComplete: false, relevanceLevel: '1', measures: [], conventions: {}, format: 'trec', explain: '', progress: false, files: [] };
   const value = (i, flag) => {
     if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
     return argv[i];
@@ -47,6 +52,13 @@ function parseArguments(argv) {
       args.relevanceLevel = text;  // as text: the core reads it as a 64-bit integer, exactly
     } else if (a === '-m' || a.startsWith('-m') && a.length > 2) {
       args.measures.push(a === '-m' ? value(++i, '-m') : a.slice(2));
+    } else if (a === '--preset' || a.startsWith('--preset=')) {
+      args.conventions.preset = a === '--preset' ? value(++i, '--preset') : a.slice('--preset='.length);
+    } else if (a === '-o' || a.startsWith('-o') && a.length > 2) {
+      const text = a === '-o' ? value(++i, '-o') : a.slice(2);
+      const eq = text.indexOf('=');
+      if (eq <= 0) throw new UsageError(`-o takes NAME=VALUE, such as ties=average, not '${text}'`);
+      args.conventions[text.slice(0, eq)] = text.slice(eq + 1);
     } else if (a === '--format' || a.startsWith('--format=')) {
       args.format = a === '--format' ? value(++i, '--format') : a.slice('--format='.length);
       if (!['trec', 'json', 'tsv'].includes(args.format)) throw new UsageError(`--format is trec, json or tsv, not '${args.format}'`);
@@ -183,7 +195,7 @@ async function main(argv) {
     : undefined;
   const result = await calc.evaluateStreams({
     qrels, run, measures: args.measures, explainQuery: args.explain, onProgress,
-    options: { relevanceLevel: args.relevanceLevel, averageComplete: args.averageComplete },
+    options: { relevanceLevel: args.relevanceLevel, averageComplete: args.averageComplete, ...args.conventions },
     trecText: args.format === 'trec' ? (args.perQuery ? 'per-query' : 'summary') : undefined,
   });
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');

@@ -282,7 +282,8 @@ void Explainer::grade_rows() {
       }
     }
     row.repeated = repeat;
-    if (repeat) {
+    if (repeat || (!row.judged && options_.unjudged_grade == 0)) {
+      // An unjudged document gains 0 whatever a custom map gives grade 0, as in trec_eval.
       row.gain = 0;
     } else if (row.grade < 0 && !options_.keep_negative_gains) {
       negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), grade_line);

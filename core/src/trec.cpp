@@ -389,9 +389,43 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     options.explain_cutoff = *k;
     return std::nullopt;
   }
+  static constexpr std::string_view kConventions[] = {
+      "preset",     "gain", "discount",      "base",          "ideal",
+      "idealDepth", "ties", "negativeGains", "unjudgedGrade", "ndcgWhenIdcgZero"};
+  if (std::find(std::begin(kConventions), std::end(kConventions), name) != std::end(kConventions)) {
+    Options conventions;
+    if (name == "preset" || !options.conventions) {
+      apply_preset(conventions, "trec_eval");
+    } else {
+      conventions = *options.conventions;
+    }
+    if (auto e = set_option(conventions, name, value)) return e;
+    options.conventions = std::move(conventions);
+    return std::nullopt;
+  }
+  if (name == "k" || name == "idealDepth") {
+    return error(
+        "in a TREC evaluation the measure sets the depth: ndcg is the whole ranking over the "
+        "whole ideal, ndcg_cut.10 (nDCG@10) both cut at 10");
+  }
+  if (name == "rankingNumbers" || name == "roundBeforeDividing") {
+    return error("applies to a pasted ranking, not to a TREC evaluation");
+  }
   return error(
-      "unknown option; the options are relevanceLevel, averageComplete, explainQuery and "
-      "explainCutoff");
+      "unknown option; the options are relevanceLevel, averageComplete, explainQuery, "
+      "explainCutoff, and the conventions preset, gain, discount, base, ideal, ties, "
+      "negativeGains, unjudgedGrade and ndcgWhenIdcgZero");
+}
+
+DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionValue>& values) {
+  DiagnosticList errors;
+  for (const bool preset : {true, false}) {
+    for (const OptionValue& v : values) {
+      if ((v.name == "preset") != preset) continue;
+      if (auto e = set_eval_option(options, v.name, v.value)) errors.add(std::move(*e));
+    }
+  }
+  return errors;
 }
 
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {
@@ -558,8 +592,89 @@ std::size_t depth_of(std::int64_t k, std::size_t n) {
 
 }  // namespace
 
+namespace {
+
+// ndcg's gain map as Options::custom_gains: every judged grade maps to its override, or to itself.
+// One entry per distinct grade, ascending.
+std::vector<std::pair<double, double>> custom_gains(const Measure& m, const QueryQrels& qrels) {
+  std::vector<std::pair<double, double>> gains;
+  for (auto g = qrels.grade_counts.rbegin(); g != qrels.grade_counts.rend(); ++g) {
+    const auto override_of = std::lower_bound(
+        m.gains.begin(), m.gains.end(), g->first,
+        [](const auto& entry, std::int64_t wanted) { return entry.first < wanted; });
+    const double gain = override_of != m.gains.end() && override_of->first == g->first
+                            ? override_of->second
+                            : static_cast<double>(g->first);
+    gains.emplace_back(static_cast<double>(g->first), gain);
+  }
+  return gains;
+}
+
+Judgments judgments_of(const QueryQrels& qrels) {
+  Judgments judged;
+  judged.items.reserve(qrels.by_doc.size());
+  for (const auto& [doc, j] : qrels.by_doc) {
+    judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
+  }
+  // The qrels are unordered; the ideal ranking breaks ties by document id.
+  std::sort(judged.items.begin(), judged.items.end(),
+            [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
+  for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
+  return judged;
+}
+
+// NDCG at cut-off k from an explanation of the whole ranking: DCG of the top k ranks over the
+// top k of the ideal.
+double ndcg_at(const Explanation& e, std::int64_t k, const Options& conventions) {
+  const std::size_t depth = depth_of(k, e.rows.size());
+  const double dcg = depth == 0 ? 0.0 : e.rows[depth - 1].dcg;
+  const std::size_t ideal_depth = depth_of(k, e.ideal.size());
+  double idcg = 0;
+  for (std::size_t i = 0; i < ideal_depth; ++i) {
+    idcg += e.ideal[i].gain / discount_at(static_cast<std::uint32_t>(i + 1), conventions);
+  }
+  return idcg > 0 ? dcg / idcg : conventions.ndcg_when_idcg_zero;
+}
+
+}  // namespace
+
+Explanation Evaluator::explain_conventions(const QueryRun& run, const QueryQrels& qrels,
+                                           const Measure* gain_map, std::int64_t cutoff) const {
+  RankedList ranked;
+  ranked.entries.reserve(run.docs.size());
+  for (const auto& d : run.docs) {
+    ranked.entries.push_back(
+        RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, d.column, 0, d.score, 0});
+  }
+  ranked.scored = true;
+  ranked.numbers_from = NumbersFrom::run;
+  const Judgments judged = judgments_of(qrels);
+  Options conventions = *options_.conventions;
+  if (gain_map != nullptr && !gain_map->gains.empty()) {
+    conventions.gain = GainKind::custom;
+    conventions.custom_gains = custom_gains(*gain_map, qrels);
+  }
+  if (cutoff > 0) {
+    conventions.k = static_cast<std::uint32_t>(
+        std::min<std::int64_t>(cutoff, std::numeric_limits<std::uint32_t>::max()));
+    conventions.ideal_depth = IdealDepth::cut;
+  } else {
+    conventions.k = 0;
+    conventions.ideal_depth = IdealDepth::whole;
+  }
+  return explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
+}
+
 void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
                             const QueryQrels& qrels) {
+  if (options_.conventions) {
+    const Measure* gain_map = nullptr;
+    for (const Measure& m : options_.measures) {
+      if (m.kind == MeasureKind::ndcg && !m.gains.empty()) gain_map = &m;
+    }
+    explanation_ = explain_conventions(run, qrels, gain_map, options_.explain_cutoff);
+    return;
+  }
   const std::size_t n = run.docs.size();
   RankedList ranked;
   ranked.entries.reserve(n);
@@ -568,14 +683,7 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
     ranked.entries.push_back(
         RankedEntry{std::string(run.docno(d)), std::nullopt, d.line, 0, 0, std::nullopt, 0});
   }
-  Judgments judged;
-  for (const auto& [doc, j] : qrels.by_doc) {
-    judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
-  }
-  // The qrels are unordered; the ideal ranking breaks ties by document id.
-  std::sort(judged.items.begin(), judged.items.end(),
-            [](const Judgment& a, const Judgment& b) { return a.doc < b.doc; });
-  for (std::size_t i = 0; i < judged.items.size(); ++i) judged.index_of[judged.items[i].doc] = i;
+  const Judgments judged = judgments_of(qrels);
   Options conventions;
   // ndcg: the whole ranking, IDCG over the whole ideal; ndcg_cut.k: both cut at k.
   if (options_.explain_cutoff > 0) {
@@ -587,18 +695,8 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
   }
   for (const Measure& m : options_.measures) {
     if (m.kind != MeasureKind::ndcg || m.gains.empty()) continue;
-    // ndcg's gain map: every judged grade maps to its override, or to itself. One entry per
-    // distinct grade, ascending, as Options::custom_gains wants.
     conventions.gain = GainKind::custom;
-    for (auto g = qrels.grade_counts.rbegin(); g != qrels.grade_counts.rend(); ++g) {
-      const auto override_of = std::lower_bound(
-          m.gains.begin(), m.gains.end(), g->first,
-          [](const auto& entry, std::int64_t wanted) { return entry.first < wanted; });
-      const double gain = override_of != m.gains.end() && override_of->first == g->first
-                              ? override_of->second
-                              : static_cast<double>(g->first);
-      conventions.custom_gains.emplace_back(static_cast<double>(g->first), gain);
-    }
+    conventions.custom_gains = custom_gains(m, qrels);
   }
   explanation_ = explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
 }
@@ -737,6 +835,11 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
         break;
       }
       case MeasureKind::ndcg: {
+        if (options_.conventions) {
+          const Explanation e = explain_conventions(run, qrels, &m, 0);
+          values.push_back(e.ok ? e.summary.ndcg_at_k : std::numeric_limits<double>::quiet_NaN());
+          break;
+        }
         // Gain per grade: the grade itself unless overridden; ideal: every judged document of a
         // positive gain, best gain first (compared exactly, unlike trec_eval's integer compare).
         const auto gain_of_grade = [&](std::int64_t g) {
@@ -773,6 +876,14 @@ std::vector<double> Evaluator::evaluate(const QueryRun& run, const QueryQrels& q
         break;
       }
       case MeasureKind::ndcg_cut: {
+        if (options_.conventions) {
+          const Explanation e = explain_conventions(run, qrels, nullptr, 0);
+          for (std::int64_t k : m.cutoffs) {
+            values.push_back(e.ok ? ndcg_at(e, k, *options_.conventions)
+                                  : std::numeric_limits<double>::quiet_NaN());
+          }
+          break;
+        }
         // trec_eval's ndcg_cut uses the grades themselves as gains (its gain options apply to
         // ndcg only). grade_counts is best grade first: the ideal ranking, run-length encoded.
         std::size_t r = 0;

@@ -187,6 +187,12 @@ struct EvalOptions {
   std::string explain_query;         // also explain this query step by step (ndcg's conventions)
   std::int64_t explain_cutoff = 0;   // the explanation's k (0: the whole ranking, as ndcg)
   std::size_t results_memory_limit = kResultsMemoryLimit;  // per-query values kept
+  // Set by a preset or a convention option (explain.hpp's Options: gain, discount, base, ideal,
+  // ties, negativeGains, unjudgedGrade, ndcgWhenIdcgZero): ndcg and ndcg_cut.k then follow
+  // these conventions, computed rank by rank as explain() does, instead of trec_eval's. The
+  // measure sets the depth, as in trec_eval: ndcg is the whole ranking over the whole ideal,
+  // ndcg_cut.k both cut at k. A measure's gain map ("ndcg.1=0.5") overrides the gain.
+  std::optional<Options> conventions;
 };
 
 // Sets one evaluation option from its text, as the JS API and the command line give it:
@@ -194,10 +200,16 @@ struct EvalOptions {
 //   averageComplete  "true" | "false" (-c)
 //   explainQuery     a query id, or "" for none
 //   explainCutoff    the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
+//   preset and the convention options of explain.hpp (not k, idealDepth, rankingNumbers or
+//   roundBeforeDividing): set EvalOptions::conventions, starting from trec_eval's.
 // Returns an error (source options) naming the option for an unknown name or a bad value;
 // `options` is then unchanged.
 std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view name,
                                           std::string_view value);
+
+// Sets every option of `values`: a preset first, then the others in order, so that an option
+// given beside a preset overrides it. Returns the errors.
+DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionValue>& values);
 
 // Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3") or as
 // ir_measures does ("nDCG@10", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref"). Returns an
@@ -241,6 +253,10 @@ class Evaluator {
   std::vector<double> evaluate(const QueryRun& run, const QueryQrels& qrels);
   void explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
                    const QueryQrels& qrels);
+  // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
+  // measure's gain map when it has one, the whole ranking and ideal unless `cutoff` > 0.
+  Explanation explain_conventions(const QueryRun& run, const QueryQrels& qrels,
+                                  const Measure* gain_map, std::int64_t cutoff) const;
 
   const QrelsReader& qrels_;
   EvalOptions options_;
