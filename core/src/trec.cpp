@@ -390,8 +390,8 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     return std::nullopt;
   }
   static constexpr std::string_view kConventions[] = {
-      "preset",     "gain", "discount",      "base",          "ideal",
-      "idealDepth", "ties", "negativeGains", "unjudgedGrade", "ndcgWhenIdcgZero"};
+      "preset",        "gain",          "discount",        "base", "ideal", "ties",
+      "negativeGains", "unjudgedGrade", "ndcgWhenIdcgZero"};
   if (std::find(std::begin(kConventions), std::end(kConventions), name) != std::end(kConventions)) {
     Options conventions;
     if (name == "preset" || !options.conventions) {

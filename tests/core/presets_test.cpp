@@ -1,0 +1,336 @@
+// tests/vectors/presets.json: every preset reproduces the values its library documents, in
+// explain() and in the TREC evaluation; and the conventions behind them, one at a time.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ndcg/explain.hpp"
+#include "ndcg/trec.hpp"
+#include "vectors.hpp"
+
+using namespace ndcg;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const nlohmann::json& presets_json() {
+  static const nlohmann::json data =
+      nlohmann::json::parse(read_text(std::string(NDCG_VECTORS_DIR) + "/presets.json"));
+  return data;
+}
+
+// `actual` printed to `decimals` places is `wanted`, as the library prints it.
+void check_rounded(double actual, double wanted, int decimals, const std::string& what) {
+  INFO(what << ": " << actual << " to " << decimals << " decimals, wanted " << wanted);
+  CHECK(std::fabs(round_to(actual, decimals) - wanted) < 1e-9);
+}
+
+// A value as presets.json states it: within "tolerance" of it (a doctest run with pytest's
+// NUMBER option: the digits written, give or take one in the last), else rounded to "decimals".
+void check_value(double actual, const nlohmann::json& v, double wanted, const std::string& what) {
+  if (v.contains("tolerance")) {
+    const double tolerance = v.at("tolerance");
+    INFO(what << ": " << actual << ", wanted " << wanted << " ± " << tolerance);
+    CHECK(std::fabs(actual - wanted) <= tolerance);
+    return;
+  }
+  check_rounded(actual, wanted, v.at("decimals"), what);
+}
+
+std::vector<OptionValue> with_preset(const std::string& preset, const nlohmann::json& options) {
+  std::vector<OptionValue> values = test::option_values(options);
+  values.push_back({"preset", preset});  // last on purpose: a preset applies first wherever it is
+  return values;
+}
+
+trec::Evaluation evaluate_with(const std::string& qrels, const std::string& run,
+                               const std::string& measure,
+                               const std::vector<OptionValue>& options) {
+  trec::EvalOptions eval;
+  REQUIRE_FALSE(trec::add_measure(eval, measure));
+  const DiagnosticList errors = trec::set_eval_options(eval, options);
+  REQUIRE(errors.empty());
+  return trec::evaluate(qrels, run, eval);
+}
+
+double value_of(const trec::Evaluation& e, const std::string& query) {
+  REQUIRE(e.ok);
+  REQUIRE(e.columns.size() == 1);
+  if (query == "all") return e.mean[0];
+  for (const auto& q : e.per_query) {
+    if (q.qid == query) return q.values[0];
+  }
+  FAIL("query " << query << " is not in the evaluation");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("presets: every preset reproduces the values of its library's documentation or tests") {
+  const auto& presets = presets_json().at("presets");
+  CHECK(presets.size() == ndcg::presets().size());
+  for (const auto& p : presets) {
+    const std::string name = p.at("name");
+    REQUIRE_MESSAGE(find_preset(name) != nullptr, name);
+    CHECK(p.at("values").size() >= 3);
+    for (const auto& v : p.at("values")) {
+      const std::string from = v.at("from");
+      if (v.contains("qrels")) {
+        const std::string dir = std::string(NDCG_TREC_DIR) + "/";
+        const auto e = evaluate_with(read_text(dir + v.at("qrels").get<std::string>()),
+                                     read_text(dir + v.at("run").get<std::string>()),
+                                     v.at("measure"), {{"preset", name}});
+        check_value(value_of(e, v.at("query")), v, v.at("value"), name + ", " + from);
+        continue;
+      }
+      const Explanation r =
+          explain(v.at("ranking").get<std::string>(), v.at("judgments").get<std::string>(),
+                  with_preset(name, v.at("options")));
+      REQUIRE_MESSAGE(r.ok, name << ", " << from);
+      for (const auto& [field, wanted] : v.at("expect").items()) {
+        const double actual = field == "ndcgAtK"   ? r.summary.ndcg_at_k
+                              : field == "dcgAtK"  ? r.summary.dcg_at_k
+                              : field == "idcgAtK" ? r.summary.idcg_at_k
+                                                   : NAN;
+        check_value(actual, v, wanted, name + ", " + from + ", " + field);
+      }
+    }
+  }
+}
+
+TEST_CASE("presets: the example with tied scores, in explain() and in the TREC evaluation") {
+  const auto& example = presets_json().at("example");
+  const int decimals = example.at("decimals");
+  for (const auto& [preset, wanted] : example.at("expect").items()) {
+    const Explanation r = explain(example.at("ranking").get<std::string>(),
+                                  example.at("judgments").get<std::string>(),
+                                  std::vector<OptionValue>{{"preset", preset}});
+    REQUIRE(r.ok);
+    CHECK(r.scored);
+    check_rounded(r.summary.ndcg_at_k, wanted, decimals, preset + " (explain)");
+    const auto e =
+        evaluate_with(example.at("qrels"), example.at("run"), "ndcg", {{"preset", preset}});
+    check_rounded(value_of(e, "all"), wanted, decimals, preset + " (evaluate)");
+  }
+  const auto& ties = presets_json().at("sklearnTies");
+  const auto e =
+      evaluate_with(ties.at("qrels"), ties.at("run"), ties.at("measure"), {{"preset", "sklearn"}});
+  check_rounded(value_of(e, "all"), ties.at("value"), 4, "sklearn ties (evaluate)");
+  const Explanation r =
+      explain(ties.at("ranking").get<std::string>(), ties.at("judgments").get<std::string>(),
+              std::vector<OptionValue>{{"preset", "sklearn"}, {"k", "1"}});
+  REQUIRE(r.ok);
+  check_rounded(r.summary.ndcg_at_k, ties.at("value"), 4, "sklearn ties (explain)");
+}
+
+TEST_CASE("presets: trec_eval's conventions through explain() equal the fast TREC evaluation") {
+  // The preset path computes ndcg rank by rank with explain(); without options the evaluator
+  // uses its own loop. They must agree to the last bit on trec_eval's and our own test files.
+  const std::string dir = std::string(NDCG_TREC_DIR) + "/";
+  const std::pair<const char*, const char*> files[] = {
+      {"trec_eval-10.0/qrels.test", "trec_eval-10.0/results.test"},
+      {"basic.qrels", "basic.run"},
+      {"missing.qrels", "missing.run"},
+      {"basic.qrels", "ungrouped.run"}};
+  for (const auto& [qrels_file, run_file] : files) {
+    const std::string qrels = read_text(dir + qrels_file);
+    const std::string run = read_text(dir + run_file);
+    for (const char* measure : {"ndcg", "ndcg_cut.1,3,10,100,1000", "ndcg.0=0.5,1=2,2=9"}) {
+      for (const char* complete : {"false", "true"}) {
+        trec::EvalOptions fast;
+        REQUIRE_FALSE(trec::add_measure(fast, measure));
+        REQUIRE_FALSE(trec::set_eval_option(fast, "averageComplete", complete));
+        trec::EvalOptions conventions = fast;
+        REQUIRE_FALSE(trec::set_eval_option(conventions, "preset", "trec_eval"));
+        const auto a = trec::evaluate(qrels, run, fast);
+        const auto b = trec::evaluate(qrels, run, conventions);
+        INFO(qrels_file << " " << run_file << " " << measure << " -c " << complete);
+        REQUIRE(a.ok);
+        REQUIRE(b.ok);
+        REQUIRE(a.per_query.size() == b.per_query.size());
+        for (std::size_t q = 0; q < a.per_query.size(); ++q) {
+          for (std::size_t c = 0; c < a.columns.size(); ++c) {
+            CHECK(a.per_query[q].values[c] ==
+                  doctest::Approx(b.per_query[q].values[c]).epsilon(1e-12));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("presets: an option beside a preset overrides it, wherever it stands") {
+  const auto& example = presets_json().at("example");
+  const std::string ranking = example.at("ranking");
+  const std::string judgments = example.at("judgments");
+  // sklearn with ties kept in input order: d1 (3) before d2 (2), ideal from the ranking.
+  const double wanted = (3 / std::log2(3.0) + 2 / 2.0) / (3 + 2 / std::log2(3.0));
+  for (const auto& options : {std::vector<OptionValue>{{"ties", "input"}, {"preset", "sklearn"}},
+                              std::vector<OptionValue>{{"preset", "sklearn"}, {"ties", "input"}}}) {
+    const Explanation r = explain(ranking, judgments, options);
+    REQUIRE(r.ok);
+    CHECK(r.summary.ndcg_at_k == doctest::Approx(wanted));
+  }
+  const Explanation unknown =
+      explain(ranking, judgments, std::vector<OptionValue>{{"preset", "nope"}});
+  REQUIRE_FALSE(unknown.ok);
+  CHECK(unknown.errors[0].message.find("the presets are trec_eval") != std::string::npos);
+  trec::EvalOptions eval;
+  CHECK(trec::set_eval_option(eval, "k", "10").has_value());
+  CHECK(trec::set_eval_option(eval, "idealDepth", "cut").has_value());
+  CHECK(trec::set_eval_option(eval, "rankingNumbers", "score").has_value());
+  CHECK_FALSE(trec::set_eval_option(eval, "ties", "average").has_value());
+  REQUIRE(eval.conventions.has_value());
+  CHECK(eval.conventions->ties == TieRule::average);
+  CHECK(eval.conventions->ideal == IdealFrom::judgments);  // the rest is trec_eval's
+}
+
+TEST_CASE("scores: how the numbers beside documents are read, and said") {
+  const std::string judgments = "d1 3\nd2 2\nd3 0\n";
+  SUBCASE("doc number lines without a header are grades, and the reading says it was assumed") {
+    const Explanation r = explain("d3 0.9\nd1 0.5\n", "", std::vector<OptionValue>{});
+    REQUIRE(r.ok);
+    CHECK_FALSE(r.scored);
+    CHECK(r.numbers_from == NumbersFrom::assumed);
+    CHECK(r.rows[0].grade == 0.9);
+  }
+  SUBCASE("a header naming a score column, in any order, CSV or TSV") {
+    for (const char* text :
+         {"doc,score\nd3,0.9\nd1,0.5\n", "score\tdocid\n0.9\td3\n0.5\td1\n",
+          "| rank | doc | score |\n|---|---|---|\n| 1 | d3 | 0.9 |\n| 2 | d1 | 0.5 |\n"}) {
+      const Explanation r = explain(text, judgments, std::vector<OptionValue>{});
+      INFO(text);
+      REQUIRE(r.ok);
+      CHECK(r.scored);
+      CHECK(r.numbers_from == NumbersFrom::header);
+      CHECK(*r.rows[0].doc == "d3");
+      CHECK(*r.rows[0].score == 0.9);
+      CHECK(r.rows[1].grade == 3);
+    }
+  }
+  SUBCASE("a header with a score and a grade column: the grade is the ranking's own") {
+    const Explanation r =
+        explain("doc,score,label\nd1,0.2,1\nd2,0.7,2\n", "", std::vector<OptionValue>{});
+    REQUIRE(r.ok);
+    CHECK(*r.rows[0].doc == "d2");
+    CHECK(r.rows[0].grade == 2);
+  }
+  SUBCASE("TREC run lines are ranked by their score, not their rank column") {
+    const Explanation r =
+        explain("7 Q0 d1 1 0.2 sys\n7 Q0 d2 2 0.7 sys\n", judgments, std::vector<OptionValue>{});
+    REQUIRE(r.ok);
+    CHECK(r.numbers_from == NumbersFrom::run);
+    CHECK(*r.rows[0].doc == "d2");
+    const Explanation two =
+        explain("7 Q0 d1 1 0.2 sys\n8 Q0 d2 2 0.7 sys\n", judgments, std::vector<OptionValue>{});
+    REQUIRE_FALSE(two.ok);
+    CHECK(two.errors[0].line == 2);
+    CHECK(two.errors[0].message.find("one query") != std::string::npos);
+  }
+  SUBCASE("rankingNumbers=score reads doc number lines as scores") {
+    const Explanation r = explain("d3 0.9\nd1 0.5\nd2 0.7\n", judgments,
+                                  std::vector<OptionValue>{{"rankingNumbers", "score"}});
+    REQUIRE(r.ok);
+    CHECK(r.numbers_from == NumbersFrom::option);
+    CHECK(*r.rows[1].doc == "d2");
+  }
+  SUBCASE("every document has a score or none has") {
+    const Explanation r =
+        explain("d3 0.9\nd1\n", "", std::vector<OptionValue>{{"rankingNumbers", "score"}});
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.errors[0].line == 2);
+    CHECK(r.errors[0].message.find("no score") != std::string::npos);
+    const Explanation bad = explain("doc,score\nd1,high\n", "", std::vector<OptionValue>{});
+    REQUIRE_FALSE(bad.ok);
+    CHECK(bad.errors[0].column == 4);
+    CHECK(bad.errors[0].message.find("score 'high'") != std::string::npos);
+    const Explanation short_row = explain("doc,score\nd1\n", "", std::vector<OptionValue>{});
+    REQUIRE_FALSE(short_row.ok);
+    CHECK(short_row.errors[0].message.find("header on line 1 names 2 columns") !=
+          std::string::npos);
+  }
+  SUBCASE("a header row in the judgments box is skipped; grade,doc swaps the columns") {
+    const Explanation r =
+        explain("d1\nd2\n", "doc,grade\nd1,3\nd2,1\n", std::vector<OptionValue>{});
+    REQUIRE(r.ok);
+    CHECK(r.rows[0].grade == 3);
+    const Explanation swapped =
+        explain("d1\nd2\n", "grade,doc\n3,d1\n1,d2\n", std::vector<OptionValue>{});
+    REQUIRE(swapped.ok);
+    CHECK(swapped.rows[1].grade == 1);
+  }
+}
+
+TEST_CASE("ties: the three rules on one ranking") {
+  const std::string ranking = "doc score\nd9 0.9\nd1 0.5\nd2 0.5\nd3 0.5\n";
+  const std::string judgments = "d1 1\nd2 2\nd3 3\n";
+  const auto order = [&](const char* rule) {
+    const Explanation r = explain(ranking, judgments, std::vector<OptionValue>{{"ties", rule}});
+    REQUIRE(r.ok);
+    std::string docs;
+    for (const auto& row : r.rows) docs += *row.doc + " ";
+    return std::make_pair(docs, r);
+  };
+  CHECK(order("input").first == "d9 d1 d2 d3 ");
+  CHECK(order("docno-desc").first == "d9 d3 d2 d1 ");
+  const auto [docs, avg] = order("average");
+  CHECK(docs == "d9 d1 d2 d3 ");
+  for (std::size_t i = 1; i < 4; ++i) {
+    CHECK(avg.rows[i].gain == 2);  // (1 + 2 + 3) / 3
+    CHECK(avg.rows[i].tie_first == 2);
+    CHECK(avg.rows[i].tie_last == 4);
+  }
+  CHECK(avg.rows[1].own_gain == 1);
+  CHECK(avg.rows[0].tie_first == 0);
+  // Averaged gains give the mean DCG over the 3! orders of the tied documents.
+  const double mean_dcg = 2 / std::log2(3.0) + 2 / std::log2(4.0) + 2 / std::log2(5.0);
+  CHECK(avg.summary.dcg_at_k == doctest::Approx(mean_dcg));
+  bool said = false;
+  for (const auto& w : avg.warnings) said = said || w.code == "scores-tied";
+  CHECK(said);
+}
+
+TEST_CASE("conventions: log base, negative gains, unjudged grade") {
+  SUBCASE("base applies to the log(rank + 1) discount (scikit-learn's log_base)") {
+    const Explanation r = explain("d1 1\nd2 1\n", "", std::vector<OptionValue>{{"base", "10"}});
+    REQUIRE(r.ok);
+    CHECK(r.rows[1].discount == doctest::Approx(std::log10(3.0)));
+  }
+  SUBCASE("negative grades gain 0 unless kept") {
+    const Explanation zero = explain("d1 -1\nd2 2\n", "", std::vector<OptionValue>{});
+    const Explanation kept =
+        explain("d1 -1\nd2 2\n", "", std::vector<OptionValue>{{"negativeGains", "keep"}});
+    REQUIRE(zero.ok);
+    REQUIRE(kept.ok);
+    CHECK(zero.rows[0].gain == 0);
+    CHECK(kept.rows[0].gain == -1);
+    CHECK(kept.summary.dcg_at_k == doctest::Approx(-1 + 2 / std::log2(3.0)));
+  }
+  SUBCASE("unjudged documents take unjudgedGrade (Elasticsearch's unknown_doc_rating)") {
+    const Explanation r =
+        explain("d1\nd2\n", "d1 2\n", std::vector<OptionValue>{{"unjudgedGrade", "1"}});
+    REQUIRE(r.ok);
+    CHECK(r.rows[1].grade == 1);
+    CHECK(r.rows[1].gain == 1);
+    bool said = false;
+    for (const auto& w : r.warnings)
+      said = said || w.message.find("count as grade 1") != std::string::npos;
+    CHECK(said);
+  }
+  SUBCASE("an unjudged document gains 0 even when a custom map gives grade 0 a gain") {
+    const Explanation r =
+        explain("d1\nd2\n", "d1 2\n", std::vector<OptionValue>{{"gain", "0=0.5,2=3"}});
+    REQUIRE(r.ok);
+    CHECK(r.rows[1].gain == 0);
+  }
+}
