@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Writes tests/vectors/presets.json: each preset with the definition it follows and values taken
+from its library's documentation or tests. Values given there as expressions (ranx's tests) are
+evaluated here with the same expression; everything else is copied as the library prints it.
+Run it after editing a preset or a value."""
+import json
+import math
+import pathlib
+
+OUT = pathlib.Path(__file__).with_name("presets.json")
+log2 = math.log2
+
+EXAMPLE = {
+  "ranking": "doc score\nd3 0.9\nd1 0.5\nd2 0.5\n",
+  "judgments": "d1 3\nd2 2\nd3 0\nd4 1\n",
+  "qrels": "1 0 d1 3\n1 0 d2 2\n1 0 d3 0\n1 0 d4 1\n",
+  "run": "1 Q0 d3 1 0.9 run\n1 Q0 d1 2 0.5 run\n1 Q0 d2 3 0.5 run\n",
+}
+
+def sk_ranking(scores):
+    return "doc,score\n" + "".join(f"{d},{s}\n" for d, s in zip("abcde", scores))
+SK_JUDG = "a 10\nb 0\nc 0\nd 1\ne 5\n"
+
+def ranx_case(pred):
+    return "\n".join(str(d) for d in pred) + "\n"
+RANX_JUDG = "2 5\n4 4\n5 3\n10 2\n"
+idcg_j = 5/log2(2) + 4/log2(3) + 3/log2(4) + 2/log2(5)
+idcg_b = (2**5-1)/log2(2) + (2**4-1)/log2(3) + (2**3-1)/log2(4) + (2**2-1)/log2(5)
+
+presets = [
+ {"name": "trec_eval",
+  "library": "trec_eval 10.0, usnistgov/trec_eval",
+  "definition": "m_ndcg.c: gain = the grade (or the -m ndcg.g=gain map), discount log2(rank + 1), IDCG over every judged document best first (the whole ideal, whatever the ranking's length); a document missing from the qrels gains 0. The run is ranked by score descending, ties by docno descending (trec_eval's comparison of results). NDCG is 0 when IDCG is 0.",
+  "values": [
+   {"from": "test/out.test.a (trec_eval -a test/qrels.test test/results.test)", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg", "query": "all", "value": 0.4021, "decimals": 4},
+   {"from": "test/out.test.aq (the same with -q)", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg", "query": "301", "value": 0.1584, "decimals": 4},
+   {"from": "test/out.test.aq", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg", "query": "302", "value": 0.6617, "decimals": 4},
+  ]},
+ {"name": "trec_eval-ndcg_cut",
+  "library": "trec_eval 10.0, usnistgov/trec_eval",
+  "definition": "m_ndcg_cut.c: as ndcg, with DCG and IDCG both cut at k (the grades are the gains; -m ndcg's gain map does not apply).",
+  "values": [
+   {"from": "test/out.test.a", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg_cut.10", "query": "all", "value": 0.3016, "decimals": 4},
+   {"from": "test/out.test.a", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg_cut.20", "query": "all", "value": 0.3525, "decimals": 4},
+   {"from": "test/out.test.aq", "qrels": "trec_eval-10.0/qrels.test", "run": "trec_eval-10.0/results.test", "measure": "ndcg_cut.10", "query": "302", "value": 0.7530, "decimals": 4},
+  ]},
+ {"name": "sklearn",
+  "library": "scikit-learn, sklearn.metrics.ndcg_score",
+  "definition": "sklearn/metrics/_ranking.py: _dcg_sample_scores and _tie_averaged_dcg: gain = y_true as given, discount log_base(rank + 1) with log_base = 2; the ideal is y_true of the same list sorted (the ranked documents only), cut at k; tied scores share the mean gain of their group (ignore_ties=False, McSherry & Najork 2008). NDCG is 0 when IDCG is 0. Negative y_true: the docstring warns the result may leave [0, 1], and current versions refuse it; the preset keeps negative gains.",
+  "values": [
+   {"from": "sklearn/metrics/_ranking.py, ndcg_score docstring: ndcg_score(true_relevance, scores) with scores .1, .2, .3, 4, 70", "ranking": sk_ranking([.1,.2,.3,4,70]), "judgments": SK_JUDG, "options": {}, "expect": {"ndcgAtK": 0.69}, "tolerance": 0.01},
+   {"from": "ndcg_score docstring: scores .05, 1.1, 1., .5, .0", "ranking": sk_ranking([.05,1.1,1.,.5,.0]), "judgments": SK_JUDG, "options": {}, "expect": {"ndcgAtK": 0.49}, "tolerance": 0.01},
+   {"from": "ndcg_score docstring: the same with k=4", "ranking": sk_ranking([.05,1.1,1.,.5,.0]), "judgments": SK_JUDG, "options": {"k": 4}, "expect": {"ndcgAtK": 0.35}, "tolerance": 0.01},
+   {"from": "ndcg_score docstring: tied scores 1, 0, 0, 0, 1 with k=1, ties averaged", "ranking": sk_ranking([1,0,0,0,1]), "judgments": SK_JUDG, "options": {"k": 1}, "expect": {"ndcgAtK": 0.75}, "tolerance": 0.01},
+   {"from": "dcg_score docstring: dcg_score(true_relevance, scores) with scores .1, .2, .3, 4, 70", "ranking": sk_ranking([.1,.2,.3,4,70]), "judgments": SK_JUDG, "options": {}, "expect": {"dcgAtK": 9.49}, "tolerance": 0.01},
+   {"from": "dcg_score docstring: the same with k=2", "ranking": sk_ranking([.1,.2,.3,4,70]), "judgments": SK_JUDG, "options": {"k": 2}, "expect": {"dcgAtK": 5.63}, "tolerance": 0.01},
+   {"from": "dcg_score docstring: tied scores 1, 0, 0, 0, 1 with k=1: (10 + 5) / 2", "ranking": sk_ranking([1,0,0,0,1]), "judgments": SK_JUDG, "options": {"k": 1}, "expect": {"dcgAtK": 7.5}, "tolerance": 0.01},
+  ]},
+ {"name": "ranx",
+  "library": "ranx, AmenRa/ranx (metric ndcg)",
+  "definition": "ranx/metrics/ndcg.py, _dcg with jarvelin=True: gain = the relevance, discount log2(rank + 1), IDCG from the qrels sorted best first, both cut at k (k = 0: the whole run and the whole qrels); the run is sorted by score descending with numba's argsort, which keeps tied documents in the order given for short lists; relevance below rel_lvl (1) is dropped; NDCG is 0 when IDCG is 0.",
+  "values": [
+   {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_jarvelin, y_pred_1 (ids 1-5, k=10)", "ranking": ranx_case([1,2,3,4,5]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": (5/log2(3) + 4/log2(5) + 3/log2(6)) / idcg_j}, "decimals": 10},
+   {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_jarvelin, y_pred_2 (ids 10, 5, 2, 4, 3)", "ranking": ranx_case([10,5,2,4,3]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": (2/log2(2) + 3/log2(3) + 5/log2(4) + 4/log2(5)) / idcg_j}, "decimals": 10},
+   {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_jarvelin, y_pred_3 (no relevant document)", "ranking": ranx_case([1,3,6,7,8]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": 0.0}, "decimals": 10},
+   {"from": "tests/unit/ranx/metrics_test.py, test_dcg_jarvelin, y_pred_1", "ranking": ranx_case([1,2,3,4,5]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"dcgAtK": 5/log2(3) + 4/log2(5) + 3/log2(6)}, "decimals": 10},
+  ]},
+ {"name": "ranx-burges",
+  "library": "ranx, AmenRa/ranx (metric ndcg_burges)",
+  "definition": "ranx/metrics/ndcg.py, _dcg with jarvelin=False: as ranx's ndcg with gain 2^rel - 1 (Burges et al. 2005).",
+  "values": [
+   {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_burges, y_pred_1", "ranking": ranx_case([1,2,3,4,5]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": ((2**5-1)/log2(3) + (2**4-1)/log2(5) + (2**3-1)/log2(6)) / idcg_b}, "decimals": 10},
+   {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_burges, y_pred_2", "ranking": ranx_case([10,5,2,4,3]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": ((2**2-1)/log2(2) + (2**3-1)/log2(3) + (2**5-1)/log2(4) + (2**4-1)/log2(5)) / idcg_b}, "decimals": 10},
+   {"from": "tests/unit/ranx/metrics_test.py, test_dcg_burges, y_pred_2", "ranking": ranx_case([10,5,2,4,3]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"dcgAtK": (2**2-1)/log2(2) + (2**3-1)/log2(3) + (2**5-1)/log2(4) + (2**4-1)/log2(5)}, "decimals": 10},
+  ]},
+ {"name": "lecture",
+  "library": "the lecture notes (COMP3009J), seeds/000",
+  "definition": "DCG[1] = G[1], DCG[i] = DCG[i-1] + G[i] / log2 i (Järvelin & Kekäläinen 2002 with b = 2), linear gain, the ideal from the judged documents, cut at the rank; the slides print one decimal (two for NDCG).",
+  "values": [
+   {"from": "seeds/000, 'NDCG@10 ... here it is 0.29'", "ranking": "d123 1\nd84 0\nd56 1\nd6 0\nd8 0\nd9 3\nd511 0\nd129 0\nd187 0\nd25 2\nd38 0\nd48 0\nd250 0\nd113 0\nd3 3\n", "judgments": "d3 3\nd5 3\nd9 3\nd25 2\nd39 2\nd44 2\nd56 1\nd71 1\nd89 1\nd123 1\n", "options": {"k": 10}, "expect": {"ndcgAtK": 0.29}, "decimals": 2},
+   {"from": "seeds/000, DCG vector: 4.2 at rank 15", "ranking": "d123 1\nd84 0\nd56 1\nd6 0\nd8 0\nd9 3\nd511 0\nd129 0\nd187 0\nd25 2\nd38 0\nd48 0\nd250 0\nd113 0\nd3 3\n", "judgments": "d3 3\nd5 3\nd9 3\nd25 2\nd39 2\nd44 2\nd56 1\nd71 1\nd89 1\nd123 1\n", "options": {"k": 15}, "expect": {"dcgAtK": 4.2}, "decimals": 1},
+   {"from": "seeds/000, IDCG vector: 11.8 at rank 10", "ranking": "d123 1\nd84 0\nd56 1\nd6 0\nd8 0\nd9 3\nd511 0\nd129 0\nd187 0\nd25 2\nd38 0\nd48 0\nd250 0\nd113 0\nd3 3\n", "judgments": "d3 3\nd5 3\nd9 3\nd25 2\nd39 2\nd44 2\nd56 1\nd71 1\nd89 1\nd123 1\n", "options": {"k": 10}, "expect": {"idcgAtK": 11.8}, "decimals": 1},
+  ]},
+]
+
+out = {
+ "description": "Presets that set every convention as a library does, each with the definition it follows and values from that library's own documentation or tests (the file is named in 'from'). A value is either an explain case (ranking, judgments, options beside the preset, expected summary fields) or a TREC case (qrels and run files under tests/trec, a measure, a query or 'all'). Values are compared after rounding to 'decimals', the precision the library prints, or within 'tolerance' where the library prints fewer digits than rounding would give (scikit-learn's docstrings cut values to two decimals: 0.69 for 0.6957, 9.49 for 9.4995). 'example' is one ranking with tied scores that every preset evaluates; its expected values are those the libraries give. Run by tests/core/presets_test.cpp, tests/wasm/presets.test.mjs and tests/e2e/presets.spec.mjs.",
+ "example": {
+   **EXAMPLE,
+   "expect": {"trec_eval": 0.5800, "ranx": 0.6075, "ranx-burges": 0.6299, "sklearn": 0.6634},
+   "decimals": 4,
+ },
+ "sklearnTies": {
+   "from": "scikit-learn's ndcg_score docstring: relevance 10, 0, 0, 1, 5; scores 1, 0, 0, 0, 1; k=1",
+   "qrels": "1 0 a 10\n1 0 b 0\n1 0 c 0\n1 0 d 1\n1 0 e 5\n",
+   "run": "1 Q0 a 1 1 run\n1 Q0 b 2 0 run\n1 Q0 c 3 0 run\n1 Q0 d 4 0 run\n1 Q0 e 5 1 run\n",
+   "ranking": sk_ranking([1,0,0,0,1]),
+   "judgments": SK_JUDG,
+   "measure": "ndcg_cut.1", "k": 1, "value": 0.75,
+ },
+ "presets": presets,
+}
+json.dump(out, open(OUT, 'w'), indent=1, ensure_ascii=False)
+open(OUT, 'a').write('\n')
