@@ -29,7 +29,7 @@ build_wasm() {
 }
 
 build_page() {
-  [ -f wasm/dist/ndcg-core.web.mjs ] || build_wasm
+  [ -f wasm/dist/ndcg-core.web.mjs ] && [ -f wasm/dist/ndcg-core.web.wasm ] || build_wasm
   npx vite build --config vite.config.mjs --logLevel warn
   echo "build: wrote dist/ndcg-calculator.html ($(( $(wc -c < dist/ndcg-calculator.html) / 1024 )) KB)"
 }

@@ -1,6 +1,6 @@
 // Evaluates a qrels/run pair off the page's thread, so a 200 MB run never freezes the page. The
 // page sends the source text of the core module it loads itself (one copy of the wasm in the file).
-import { loadCalculator, moduleUrl } from './core-loader.js';
+import { inflateWasm, loadCalculator, moduleUrl } from './core-loader.js';
 
 let calculator = null;
 
@@ -52,7 +52,7 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'evaluate') return;
   paced = data.paced === true;
   try {
-    calculator ??= await loadCalculator(moduleUrl(data.coreSource));
+    calculator ??= await loadCalculator(moduleUrl(data.coreSource), await inflateWasm(data.coreWasm));
     const sizes = { qrels: data.qrels.size ?? data.qrels.length, run: data.run.size ?? data.run.length };
     let lastPost = 0;
     const result = await calculator.evaluateStreams({
