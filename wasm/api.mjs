@@ -215,6 +215,41 @@ export function makeCalculator(firstCore, { restart } = {}) {
       }
     },
 
+    /**
+     * One ranking under every preset (NDCG@k, DCG@k, IDCG@k), beside the options as given, and
+     * for two presets (`between`, default trec_eval and sklearn) each option that differs with
+     * NDCG@k when only it is switched from the first's value to the second's.
+     */
+    compareConventions(request) {
+      if (request === null || typeof request !== 'object') {
+        throw new CalculatorUsageError('compareConventions() takes an object { ranking, judgments, options, between }');
+      }
+      const { ranking = '', judgments = '', options, between = ['trec_eval', 'sklearn'] } = request;
+      if (typeof ranking !== 'string' || typeof judgments !== 'string') {
+        throw new CalculatorUsageError('ranking and judgments must be strings (judgments may be omitted)');
+      }
+      if (!Array.isArray(between) || between.length !== 2 || !between.every((name) => typeof name === 'string')) {
+        throw new CalculatorUsageError('between must name two presets, such as ["trec_eval", "sklearn"]');
+      }
+      const optionText = optionsToText(options);
+      if (core === null) return unavailable('ranking');
+      try {
+        const raw = core.compareConventions(wellFormed(ranking), wellFormed(judgments), optionText, between[0], between[1]);
+        if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
+        const shape = ({ preset, ok, k, ndcgAtK, dcgAtK, idcgAtK }) => ({ preset, ok, k, ndcgAtK, dcgAtK, idcgAtK });
+        return {
+          ok: true,
+          asGiven: shape(raw.asGiven),
+          presets: raw.presets.map(shape),
+          between: [raw.first, raw.second],
+          effects: raw.effects,
+          warnings: raw.warnings,
+        };
+      } catch (error) {
+        return failed(error, 'ranking');
+      }
+    },
+
     evaluate(request) {
       if (request === null || typeof request !== 'object') {
         throw new CalculatorUsageError('evaluate() takes an object { qrels, run, measures, options }');

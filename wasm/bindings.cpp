@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ndcg/conventions.hpp"
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
 
@@ -179,6 +180,48 @@ val explain(const std::string& ranking, const std::string& judgments, const val&
   return explanation_to_js(ndcg::explain(ranking, judgments, option_values(options)));
 }
 
+val summary_to_js(const ndcg::PresetResult& r) {
+  val out = val::object();
+  out.set("preset", r.preset);
+  out.set("ok", r.ok);
+  out.set("k", r.summary.k);
+  out.set("ndcgAtK", r.summary.ndcg_at_k);
+  out.set("dcgAtK", r.summary.dcg_at_k);
+  out.set("idcgAtK", r.summary.idcg_at_k);
+  return out;
+}
+
+val compare_conventions(const std::string& ranking, const std::string& judgments,
+                        const val& options, const std::string& first, const std::string& second) {
+  const ndcg::ConventionsComparison c =
+      ndcg::compare_conventions(ranking, judgments, option_values(options), first, second);
+  val out = val::object();
+  out.set("ok", c.ok);
+  out.set("errors", diagnostics_to_js(c.errors));
+  out.set("warnings", diagnostics_to_js(c.warnings));
+  if (!c.ok) return out;
+  out.set("asGiven", summary_to_js(c.as_given));
+  val presets = val::array();
+  for (std::size_t i = 0; i < c.presets.size(); ++i) presets.set(i, summary_to_js(c.presets[i]));
+  out.set("presets", presets);
+  out.set("first", c.first);
+  out.set("second", c.second);
+  val effects = val::array();
+  for (std::size_t i = 0; i < c.effects.size(); ++i) {
+    const ndcg::OptionEffect& e = c.effects[i];
+    val item = val::object();
+    item.set("option", e.option);
+    item.set("from", e.first_value);
+    item.set("to", e.second_value);
+    item.set("ok", e.ok);
+    item.set("ndcgAtK", e.ndcg);
+    item.set("change", e.change);
+    effects.set(i, item);
+  }
+  out.set("effects", effects);
+  return out;
+}
+
 // The presets: name, label, the options they stand for (as "name=value" pairs) and citation.
 val presets() {
   val out = val::array();
@@ -305,6 +348,7 @@ class TrecSession {
 EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
   emscripten::function("presets", &presets);
+  emscripten::function("compareConventions", &compare_conventions);
   emscripten::class_<TrecSession>("TrecSession")
       .constructor<const val&, const val&>()
       .function("feedQrels", &TrecSession::feedQrels)

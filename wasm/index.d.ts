@@ -6,25 +6,46 @@ export interface Diagnostic {
   column: number;
   /** A sentence for a person, without the location (show it with `line`/`column`). */
   message: string;
-  /** Present on a diagnostic a user interface can offer to fix: 'judgments-unmatched' (judgments given, none of them about a ranked document). */
+  /**
+   * Present on a diagnostic a user interface can offer to fix: 'judgments-unmatched' (judgments
+   * given, none of them about a ranked document), 'files-swapped' (a qrels file given as the run
+   * or the other way round), 'scores-tied' (documents share a score; the tie rule decides).
+   */
   code?: string;
 }
 
-export interface ExplainOptions {
+/** The libraries and sources whose conventions one option sets (see `Calculator.presets()`). */
+export type PresetName = 'trec_eval' | 'trec_eval-ndcg_cut' | 'sklearn' | 'ranx' | 'ranx-burges' | 'lecture';
+
+/** The conventions NDCG depends on; tools differ in these, and a preset sets them all as one does. */
+export interface Conventions {
+  /** Every convention as the library sets it; an option given beside it overrides it. */
+  preset?: PresetName;
   /** Gain of a grade g: g, 2^g − 1, or a map from grade to gain (grades missing from it are errors, except 0). Default linear. */
   gain?: 'linear' | 'exponential' | Record<string, number>;
-  /** Default 'log2(rank+1)'. 'jarvelin-kekalainen': no discount below rank `base`, then log_base(rank). */
+  /** Default 'log2(rank+1)' (log_base(rank + 1)). 'jarvelin-kekalainen': no discount below rank `base`, then log_base(rank). */
   discount?: 'log2(rank+1)' | 'jarvelin-kekalainen';
-  /** Log base of the Järvelin–Kekäläinen discount, > 1. Default 2. */
+  /** Log base of either discount, > 1 (scikit-learn's log_base). Default 2. */
   base?: number;
   /** Where the ideal ranking comes from: every judged document (default) or the ranked list itself. */
   ideal?: 'judgments' | 'ranking';
+  /** Documents whose scores tie: kept in the order given (default), by document id descending (trec_eval), or sharing their mean gain (scikit-learn). */
+  ties?: 'input' | 'docno-desc' | 'average';
+  /** A negative grade gains 0 (default, trec_eval) or keeps its negative gain. */
+  negativeGains?: 'zero' | 'keep';
+  /** Grade of a ranked document nobody graded (Elasticsearch's unknown_doc_rating). Default 0. */
+  unjudgedGrade?: number;
+  /** NDCG reported when IDCG is 0. Default 0 (trec_eval). */
+  ndcgWhenIdcgZero?: number;
+}
+
+export interface ExplainOptions extends Conventions {
   /** 'cut' (default): IDCG@k over the top k of the ideal. 'whole': over all of it (trec_eval's `ndcg`). */
   idealDepth?: 'cut' | 'whole';
   /** Cut-off; default (or 0) the length of the ranking. */
   k?: number;
-  /** NDCG reported when IDCG is 0. Default 0 (trec_eval). */
-  ndcgWhenIdcgZero?: number;
+  /** How "doc number" lines are read without a header row: 'auto' (default: grades), 'grade' or 'score'. */
+  rankingNumbers?: 'auto' | 'grade' | 'score';
   /** Also divide DCG and IDCG rounded to this many decimals, as slides do (rows gain rounded* fields). */
   roundBeforeDividing?: number | 'off';
 }
@@ -65,6 +86,12 @@ export interface StepRow {
   judged: boolean;
   /** The document was already ranked higher up. */
   repeated: boolean;
+  /** Present when the ranking carries scores: it is then ranked by them. */
+  score?: number;
+  /** The document's own gain; `gain` differs from it when tied ranks share their mean gain (ties: 'average'). */
+  ownGain?: number;
+  /** The ranks that share this score, or null when it is not tied. */
+  tie?: { first: number; last: number } | null;
   /** Present when options.roundBeforeDividing is set. */
   roundedDcg?: number;
   roundedIdcg?: number;
@@ -91,8 +118,14 @@ export interface Summary {
   roundedNdcgAtK?: number;
 }
 
+/** How the numbers beside the documents were read, and what said so. */
+export interface Reading {
+  numbers: 'none' | 'grade' | 'score';
+  from: 'none' | 'assumed' | 'header' | 'option' | 'run';
+}
+
 export type Explanation =
-  | { ok: true; rows: StepRow[]; ideal: IdealEntry[]; summary: Summary; warnings: Diagnostic[] }
+  | { ok: true; rows: StepRow[]; ideal: IdealEntry[]; summary: Summary; reading: Reading; warnings: Diagnostic[] }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8Array>;
@@ -101,7 +134,7 @@ export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8
  * Checked by the core: an unknown name or a bad value is an error value (source 'options'), never
  * ignored. Values may also be given as text ("2", "true").
  */
-export interface EvaluateOptions {
+export interface EvaluateOptions extends Conventions {
   /** Grade from which a document is relevant in binary measures (trec_eval -l): a whole number ≥ 0, up to 2^63 − 1. Default 1. */
   relevanceLevel?: number | string;
   /** Average over every qrels query, a query without results counting 0 (trec_eval -c). true/false or "true"/"false". */
@@ -168,7 +201,33 @@ export interface Calculator {
   evaluate(request: EvaluateRequest): Evaluation;
   /** The same over streams, for files too large to hold. */
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
+  /** The presets, in the order a menu lists them: the option values each stands for, and where they are defined. */
+  presets(): readonly { name: PresetName; label: string; options: Record<string, string>; citation: string }[];
+  /** One ranking under every preset, and what makes two presets (default trec_eval and sklearn) differ. */
+  compareConventions(request: ExplainRequest & { between?: [PresetName, PresetName] }): ConventionsComparison;
 }
+
+export interface PresetSummary {
+  /** The preset's name, or '' for the options as given. */
+  preset: string;
+  ok: boolean;
+  k: number;
+  ndcgAtK: number;
+  dcgAtK: number;
+  idcgAtK: number;
+}
+
+export type ConventionsComparison =
+  | {
+      ok: true;
+      asGiven: PresetSummary;
+      presets: PresetSummary[];
+      between: [string, string];
+      /** Each option whose value differs between the two, with NDCG@k when only it is switched from the first's value to the second's. */
+      effects: { option: string; from: string; to: string; ok: boolean; ndcgAtK: number; change: number }[];
+      warnings: Diagnostic[];
+    }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 /** Thrown only when the API is called with the wrong types (e.g. ranking not a string). */
 export class CalculatorUsageError extends TypeError {}

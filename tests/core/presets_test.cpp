@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ndcg/conventions.hpp"
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
 #include "vectors.hpp"
@@ -333,4 +334,50 @@ TEST_CASE("conventions: log base, negative gains, unjudged grade") {
     REQUIRE(r.ok);
     CHECK(r.rows[1].gain == 0);
   }
+}
+
+TEST_CASE("compare conventions: trec_eval against scikit-learn on the example, option by option") {
+  const auto& example = presets_json().at("example");
+  const ConventionsComparison c =
+      compare_conventions(example.at("ranking").get<std::string>(),
+                          example.at("judgments").get<std::string>(), {}, "trec_eval", "sklearn");
+  REQUIRE(c.ok);
+  REQUIRE(c.presets.size() == presets().size());
+  for (const PresetResult& p : c.presets) {
+    if (!example.at("expect").contains(p.preset)) continue;
+    CHECK(round_to(p.summary.ndcg_at_k, 4) ==
+          doctest::Approx(example.at("expect").at(p.preset).get<double>()));
+  }
+  const auto effect = [&](const std::string& option) -> const OptionEffect& {
+    for (const OptionEffect& e : c.effects) {
+      if (e.option == option) return e;
+    }
+    FAIL("no effect for " << option);
+    return c.effects.front();
+  };
+  // Ties averaged instead of ranked by docno: d1 and d2 share (3 + 2) / 2.
+  const OptionEffect& ties = effect("ties");
+  CHECK(ties.first_value == "docno-desc");
+  CHECK(ties.second_value == "average");
+  const double idcg = 3 + 2 / std::log2(3.0) + 1 / 2.0;
+  const double trec = (2 / std::log2(3.0) + 3 / 2.0) / idcg;
+  CHECK(ties.ndcg == doctest::Approx(2.5 * (1 / std::log2(3.0) + 1 / 2.0) / idcg));
+  CHECK(ties.change == doctest::Approx(ties.ndcg - trec));
+  // The ideal from the ranked documents only: d4 (grade 1, not retrieved) leaves it.
+  const OptionEffect& ideal = effect("ideal");
+  CHECK(ideal.second_value == "ranking");
+  CHECK(ideal.ndcg == doctest::Approx((2 / std::log2(3.0) + 3 / 2.0) / (3 + 2 / std::log2(3.0))));
+  CHECK(ideal.change > 0);
+  // Options that differ but do not move this input are listed with no change.
+  CHECK(effect("idealDepth").change == 0);
+  CHECK(effect("negativeGains").change == 0);
+  // k and rankingNumbers given by the caller apply under every preset.
+  const ConventionsComparison at1 =
+      compare_conventions("d3 0.9\nd1 0.5\nd2 0.5\n", example.at("judgments").get<std::string>(),
+                          {{"k", "1"}, {"rankingNumbers", "score"}}, "ranx", "sklearn");
+  REQUIRE(at1.ok);
+  for (const PresetResult& p : at1.presets) CHECK(p.summary.k == 1);
+  const ConventionsComparison bad = compare_conventions("d1", "", {}, "trec_eval", "nope");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.errors[0].message.find("unknown preset 'nope'") != std::string::npos);
 }

@@ -103,3 +103,24 @@ test('ndcg-calc --preset and -o give the same values, and name a bad preset as a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('compareConventions names what makes trec_eval and scikit-learn differ on the example, with each effect', () => {
+  const { example } = PRESETS;
+  const r = calc.compareConventions({ ranking: example.ranking, judgments: example.judgments });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.between, ['trec_eval', 'sklearn']);
+  for (const [preset, wanted] of Object.entries(example.expect)) {
+    assert.equal(roundTo(r.presets.find((p) => p.preset === preset).ndcgAtK, 4), wanted, preset);
+  }
+  const effects = Object.fromEntries(r.effects.map((e) => [e.option, e]));
+  assert.deepEqual(Object.keys(effects).sort(), ['ideal', 'idealDepth', 'negativeGains', 'ties']);
+  assert.equal(effects.ties.to, 'average');
+  assert.equal(roundTo(effects.ties.ndcgAtK, 4), 0.5937);
+  assert.equal(roundTo(effects.ideal.ndcgAtK, 4), 0.648);
+  assert.ok(effects.ideal.change > effects.ties.change && effects.ties.change > 0);
+  assert.equal(effects.idealDepth.change, 0);
+  assert.throws(() => calc.compareConventions({ ranking: 'd1', between: ['trec_eval'] }), { name: 'CalculatorUsageError' });
+  const bad = calc.compareConventions({ ranking: 'd1', between: ['trec_eval', 'nope'] });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.errors[0].source, 'options');
+});

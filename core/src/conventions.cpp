@@ -1,0 +1,103 @@
+#include "ndcg/conventions.hpp"
+
+#include <algorithm>
+
+#include "ndcg/text.hpp"
+
+namespace ndcg {
+namespace {
+
+// The options of a preset, in the order its definition lists them.
+std::vector<OptionValue> preset_options(const Preset& preset) {
+  std::vector<OptionValue> out;
+  std::string_view rest = preset.options;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find(';'), rest.size());
+    const std::string_view pair = rest.substr(0, end);
+    rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
+    const std::size_t eq = pair.find('=');
+    out.push_back({std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1))});
+  }
+  return out;
+}
+
+// Options that describe the input or the cut-off rather than a library's conventions: they
+// apply under every preset.
+bool applies_to_every_preset(const std::string& name) {
+  return name == "k" || name == "rankingNumbers";
+}
+
+PresetResult result_of(std::string preset, const Explanation& e) {
+  PresetResult r;
+  r.preset = std::move(preset);
+  r.ok = e.ok;
+  r.summary = e.summary;
+  return r;
+}
+
+}  // namespace
+
+ConventionsComparison compare_conventions(std::string_view ranking_text,
+                                          std::string_view judgments_text,
+                                          const std::vector<OptionValue>& option_values,
+                                          std::string_view first, std::string_view second) {
+  ConventionsComparison out;
+  const Explanation given = explain(ranking_text, judgments_text, option_values);
+  out.warnings = given.warnings;
+  DiagnosticList errors;
+  for (const std::string_view name : {first, second}) {
+    if (find_preset(name) == nullptr) {
+      Options unused;
+      if (auto e = apply_preset(unused, name)) errors.add(std::move(*e));
+    }
+  }
+  if (!given.ok || !errors.empty()) {
+    for (const Diagnostic& d : given.errors) errors.add(d);
+    out.errors = errors.finish();
+    return out;
+  }
+  out.as_given = result_of("", given);
+
+  std::vector<OptionValue> shared;
+  for (const OptionValue& v : option_values) {
+    if (applies_to_every_preset(v.name)) shared.push_back(v);
+  }
+  const auto explain_with = [&](std::vector<OptionValue> options) {
+    options.insert(options.end(), shared.begin(), shared.end());
+    return explain(ranking_text, judgments_text, options);
+  };
+  for (const Preset& p : presets()) {
+    out.presets.push_back(
+        result_of(std::string(p.name), explain_with({{"preset", std::string(p.name)}})));
+  }
+
+  out.first.assign(first);
+  out.second.assign(second);
+  const std::vector<OptionValue> a = preset_options(*find_preset(first));
+  const std::vector<OptionValue> b = preset_options(*find_preset(second));
+  const Explanation base = explain_with(a);
+  for (const OptionValue& option : a) {
+    const auto other = std::find_if(b.begin(), b.end(),
+                                    [&](const OptionValue& v) { return v.name == option.name; });
+    if (other == b.end() || other->value == option.value) continue;
+    std::vector<OptionValue> switched = a;
+    for (OptionValue& v : switched) {
+      if (v.name == option.name) v.value = other->value;
+    }
+    const Explanation e = explain_with(switched);
+    OptionEffect effect;
+    effect.option = option.name;
+    effect.first_value = option.value;
+    effect.second_value = other->value;
+    effect.ok = e.ok && base.ok;
+    if (effect.ok) {
+      effect.ndcg = e.summary.ndcg_at_k;
+      effect.change = e.summary.ndcg_at_k - base.summary.ndcg_at_k;
+    }
+    out.effects.push_back(std::move(effect));
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace ndcg
