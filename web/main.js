@@ -16,7 +16,9 @@ import { setUpTrecMode } from './trec.js';
 const $ = (id) => document.getElementById(id);
 const controls = {
   gain: $('gain'), gainMap: $('gain-map'), discount: $('discount'), base: $('base'), ideal: $('ideal'),
-  k: $('k'), idealDepth: $('ideal-depth'), zero: $('zero'), decimals: $('decimals'), roundLikeSlide: $('round-like-slide'),
+  k: $('k'), idealDepth: $('ideal-depth'), zero: $('zero'), rankingNumbers: $('ranking-numbers'), ties: $('ties'),
+  negativeGains: $('negative-gains'), unjudgedGrade: $('unjudged-grade'), decimals: $('decimals'),
+  roundLikeSlide: $('round-like-slide'),
 };
 const ranking = $('ranking');
 const judgments = $('judgments');
@@ -70,13 +72,41 @@ function presetState(preset) {
 }
 
 const sameSetting = (a, b) => (typeof a === 'boolean' || typeof b === 'boolean' ? Boolean(a) === Boolean(b) : String(a ?? '') === String(b ?? ''));
-// A base or a gain map that is not in use (disabled or hidden) is not a convention in force.
-const inUse = (state, name) => (name === 'base' ? state.discount === 'jarvelin-kekalainen' : name === 'gainMap' ? state.gain === 'custom' : true);
+// A gain map that is not in use (hidden) is not a convention in force.
+const inUse = (state, name) => (name === 'gainMap' ? state.gain === 'custom' : true);
 const differsFromDefaults = (state) => SETTING_NAMES.some((name) => inUse(state, name) && !sameSetting(state[name], DEFAULT_SETTINGS[name]));
 
 function syncControls() {
   $('gain-map-control').hidden = controls.gain.value !== 'custom';
-  controls.base.disabled = controls.discount.value !== 'jarvelin-kekalainen';
+  syncLibrary();
+}
+
+// The page's name for each option of a preset (the core's names, but ndcgWhenIdcgZero).
+const SETTING_OF_OPTION = { ndcgWhenIdcgZero: 'zero' };
+const settingsOfPreset = (preset) => Object.fromEntries(Object.entries(preset.options)
+  .map(([name, value]) => [SETTING_OF_OPTION[name] ?? name, value]));
+
+/** Which library's conventions the controls hold, if any: shown, with where it is defined. */
+function syncLibrary() {
+  const select = $('library');
+  const state = readState();
+  const match = (calc?.presets() ?? []).find((preset) => Object.entries(settingsOfPreset(preset))
+    .every(([name, value]) => sameSetting(state[name], value)));
+  select.value = match?.name ?? '';
+  $('library-citation').textContent = match ? `Defined as in ${match.citation}.` : '';
+}
+
+function setUpLibraries() {
+  const select = $('library');
+  select.append(...calc.presets().map((preset) => el('option', { value: preset.name }, preset.label)));
+  select.addEventListener('change', () => {
+    const preset = calc.presets().find((p) => p.name === select.value);
+    if (!preset) return;
+    const before = readState();
+    writeState({ ...before, ...settingsOfPreset(preset) });
+    update();
+    offerUndo(`The conventions are now ${preset.label}’s.`, before);
+  });
 }
 
 /** The request options the core takes, from the controls' text. */
@@ -84,11 +114,15 @@ function optionsOf(state) {
   return {
     gain: state.gain === 'custom' ? state.gainMap : state.gain,
     discount: state.discount,
-    base: state.discount === 'jarvelin-kekalainen' ? state.base : undefined,
+    base: state.base,
     ideal: state.ideal,
     k: state.k.trim() === '' ? undefined : state.k,
     idealDepth: state.idealDepth,
     ndcgWhenIdcgZero: state.zero,
+    rankingNumbers: state.rankingNumbers,
+    ties: state.ties,
+    negativeGains: state.negativeGains,
+    unjudgedGrade: state.unjudgedGrade.trim() === '' ? undefined : state.unjudgedGrade,
     roundBeforeDividing: state.roundLikeSlide ? state.decimals : undefined,
   };
 }
@@ -134,7 +168,7 @@ function showContext(state, result) {
   }
   $('active-context').replaceChildren(
     active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
-    ' — ', describeConventions(state), '.');
+    ' — ', describeConventions(state), '.', readingOf(result.reading));
   showPresetNote(active ? example : null);
 
   const notes = [];
@@ -183,6 +217,27 @@ function showContext(state, result) {
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.replaceChildren(...notes);
+}
+
+const READ_FROM = { header: 'its header row', run: 'its TREC run lines', option: 'the setting below', assumed: 'no header row says otherwise' };
+
+/** How the numbers beside the documents were read, when there were any, with a way to switch. */
+function readingOf(reading) {
+  if (!reading || reading.numbers === 'none') return null;
+  const span = el('span', { id: 'reading', className: 'reading' },
+    ` The numbers beside the documents are read as ${reading.numbers === 'score' ? 'scores: the list is ranked by them' : 'grades'} (${READ_FROM[reading.from] ?? reading.from}).`);
+  if (reading.from === 'assumed' || reading.from === 'option') {
+    const other = reading.numbers === 'score' ? 'grade' : 'score';
+    const button = el('button', { type: 'button', className: 'link', id: 'read-as-other' }, `Read them as ${other}s`);
+    button.addEventListener('click', () => {
+      const before = readState();
+      writeState({ ...before, rankingNumbers: other });
+      update();
+      offerUndo(`The numbers are now read as ${other}s.`, before);
+    });
+    span.append(' ', button);
+  }
+  return span;
 }
 
 const sentence = (text) => `${text}${/[.?!]$/.test(text) ? '' : '.'}`;
@@ -487,6 +542,7 @@ async function main() {
     $('headline').replaceChildren(el('p', { className: 'fatal' }, `The calculator could not start in this browser (${error.message}). It needs WebAssembly.`));
     return;
   }
+  setUpLibraries();
   for (const node of [ranking, judgments, ...Object.values(controls)]) {
     node.addEventListener('input', scheduleUpdate);
     node.addEventListener('change', scheduleUpdate);

@@ -119,6 +119,8 @@ export function findSlip(rows) {
   return slip?.note ?? null;
 }
 
+const TIE_WORDS = { 'docno-desc': 'tied scores ranked by document id, descending', average: 'tied scores share their mean gain' };
+
 const GAIN_WORDS = { linear: 'linear gain (G = g)', exponential: 'exponential gain (G = 2^g − 1)', custom: 'a custom gain map' };
 
 /**
@@ -129,11 +131,15 @@ export function describeConventions(state, { onlyChanged = false } = {}) {
   const jk = state.discount === 'jarvelin-kekalainen';
   const parts = [
     ['gain', GAIN_WORDS[state.gain] ?? state.gain],
-    ['discount', jk ? `Järvelin–Kekäläinen discount, base ${state.base} (no discount below rank ${state.base})` : 'discount log₂(rank + 1)'],
+    ['discount', jk ? `Järvelin–Kekäläinen discount, base ${state.base} (no discount below rank ${state.base})` : String(state.base) === '2' ? 'discount log₂(rank + 1)' : `discount log base ${state.base} of (rank + 1)`],
     ['ideal', state.ideal === 'ranking' ? 'ideal from the ranked list itself' : 'ideal from all judged documents'],
     ['k', String(state.k ?? '').trim() === '' ? 'k = the whole list' : `k = ${String(state.k).trim()}`],
   ];
   if (state.idealDepth === 'whole') parts.push(['idealDepth', 'IDCG@k over the whole ideal ranking']);
+  if (state.rankingNumbers && state.rankingNumbers !== 'auto') parts.push(['rankingNumbers', `numbers beside the documents read as ${state.rankingNumbers}s`]);
+  if (state.ties && state.ties !== 'input') parts.push(['ties', TIE_WORDS[state.ties] ?? state.ties]);
+  if (state.negativeGains === 'keep') parts.push(['negativeGains', 'negative grades keep their negative gain']);
+  if (state.unjudgedGrade !== undefined && String(state.unjudgedGrade).trim() !== '0') parts.push(['unjudgedGrade', `unjudged documents count as grade ${String(state.unjudgedGrade).trim()}`]);
   if (String(state.zero) === '1') parts.push(['zero', 'NDCG = 1 when IDCG = 0']);
   if (state.roundLikeSlide) parts.push(['roundLikeSlide', `DCG and IDCG rounded to ${state.decimals} decimals before dividing`]);
   if (onlyChanged) {

@@ -3,6 +3,7 @@
 import {
   el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals,
 } from './format.js';
+import { patchRows, setHeader } from './table.js';
 
 export const ROWS_PER_PAGE = 1000;
 
@@ -16,6 +17,7 @@ export function displayOf(settings) {
     jk: settings.discount === 'jarvelin-kekalainen',
     base: Number(settings.base) > 1 ? Number(settings.base) : 2,
     gain: settings.gain,
+    idealFromRanking: settings.ideal === 'ranking',
   };
 }
 
@@ -48,7 +50,7 @@ export function gainText(grade, gain, d) {
 /** The discount at a rank as worked out: "log₂ 6 = 2.585", or "1" where nothing is divided. */
 export function discountText(rank, discount, d) {
   if (!divides(rank, d)) return '1';
-  return `${logText(d.jk ? d.base : 2, logArgument(rank, d))} = ${formatNumber(discount, d.decimals, { trim: true })}`;
+  return `${logText(d.base, logArgument(rank, d))} = ${formatNumber(discount, d.decimals, { trim: true })}`;
 }
 
 /** What a rank adds: "3 / 2.585 = 1.161"; the gain alone where there is no discount or no gain. */
@@ -66,65 +68,12 @@ export function divisionText(row, d) {
   return `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)} = ${formatNumber(ndcg, d.ndcgDecimals)}`;
 }
 
-// Tables are patched in place: an edit of one line of a 1,000-row ranking changes a few
-// thousand strings, not 2,000 rows of DOM, which keeps recomputation inside one frame.
-
-// Each row of a patched table body, with its cells and what each cell last showed: comparing
-// strings in JS is far cheaper than reading the DOM back. Index `cells.length` holds the row's
-// class, the one after it a formula's changing number.
-const bodies = new WeakMap();
-
-function writeText(cell, text) {
-  const only = cell.firstChild;
-  if (only !== null && only === cell.lastChild && only.nodeType === Node.TEXT_NODE) only.data = text;
-  else cell.textContent = text;
-}
-
-function setText(r, column, text) {
-  if (r.keys[column] === text) return;
-  r.keys[column] = text;
-  writeText(r.cells[column], text);
-}
-
-/** Replaces a cell's content with `build()` when its key changed. */
-function setContent(r, column, key, build) {
-  if (r.keys[column] === key) return;
-  r.keys[column] = key;
-  const content = build();
-  if (content === null || content === undefined) r.cells[column].replaceChildren();
-  else r.cells[column].replaceChildren(content);
-}
-
-/**
- * Makes `body` hold exactly `count` rows, a cell for each of `fields` (a row header first, each
- * cell with its `data-field`, so that a cell can be found by what it shows); returns them.
- */
-function sizeRows(body, count, fields, classes) {
-  const cells = fields.length;
-  if (!bodies.has(body)) bodies.set(body, []);
-  const rows = bodies.get(body);
-  while (rows.length > count) rows.pop().tr.remove();
-  while (rows.length < count) {
-    const tr = document.createElement('tr');
-    const list = [el('th', { scope: 'row', className: 'num', 'data-field': fields[0] })];
-    for (let c = 1; c < cells; c++) list.push(el('td', { className: classes[c] ?? '', 'data-field': fields[c] }));
-    tr.append(...list);
-    body.append(tr);
-    rows.push({ tr, cells: list, keys: new Array(cells + 2).fill(null) });
-  }
-  return rows;
-}
-
-function patchValue(r, column, exact, shown, decimals, d, exactDecimals) {
-  const text = formatNumber(shown, decimals);
-  const changed = d.slide && text !== formatNumber(exact, decimals);
-  const key = changed ? `${text}|${formatNumber(exact, exactDecimals)}` : text;
-  if (r.keys[column] === key) return;
-  r.keys[column] = key;
-  const cell = r.cells[column];
-  cell.classList.toggle('changed', changed);
-  if (changed) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${formatNumber(exact, exactDecimals)}`));
-  else writeText(cell, text);
+function patchDoc(r, field, doc, grade = 0, judged = true, repeated = false) {
+  const key = doc === null ? '\u0000' : `${doc}\u0000${grade}\u0000${judged}\u0000${repeated}`;
+  r.content(field, key, (cell) => {
+    cell.classList.toggle('muted', doc === null);
+    return doc === null ? '—' : docContent(doc, grade, judged, repeated);
+  });
 }
 
 function docContent(doc, grade, judged, repeated) {
@@ -136,119 +85,123 @@ function docContent(doc, grade, judged, repeated) {
   return fragment;
 }
 
-function patchDoc(r, column, doc, grade = 0, judged = true, repeated = false) {
-  const key = doc === null ? '\u0000' : `${doc}\u0000${grade}\u0000${judged}\u0000${repeated}`;
-  if (r.keys[column] === key) return;
-  r.keys[column] = key;
-  const cell = r.cells[column];
-  cell.classList.toggle('muted', doc === null);
-  cell.replaceChildren(doc === null ? '—' : docContent(doc, grade, judged, repeated));
+/** A value as the settings show it: rounded like the slide, with the exact value beside it. */
+function patchValue(r, field, exact, shown, decimals, d, exactDecimals) {
+  const text = formatNumber(shown, decimals);
+  const changed = d.slide && text !== formatNumber(exact, decimals);
+  r.value(field, text, changed ? formatNumber(exact, exactDecimals) : null);
 }
 
-function setHeader(table, caption, titles) {
-  if (!table.tHead) {
-    table.append(el('caption'), headerRow(...titles), el('tbody'));
-  }
-  table.caption.replaceChildren(...caption);
-  // A table that scrolls sideways would take its caption out of view: the caption stays for
-  // screen readers, and the same words stand above the scrolling box.
-  const wrap = table.parentElement?.classList.contains('table-wrap') ? table.parentElement : null;
-  if (!wrap) return;
-  let title = document.getElementById(`${table.id}-title`);
-  if (!title) {
-    title = el('p', { className: 'table-title', id: `${table.id}-title`, 'aria-hidden': 'true' });
-    const hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
-    (hint ?? wrap).before(title);
-  }
-  title.replaceChildren(...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
-  table.caption.classList.add('visually-hidden');
+/** "0.5, tied at ranks 2–3" for a score that other documents share. */
+function scoreText(row) {
+  const score = formatGrade(row.score);
+  return row.tie ? `${score} (tied, ranks ${row.tie.first}–${row.tie.last})` : score;
 }
 
-function headerRow(...titles) {
-  return el('thead', {}, el('tr', {}, ...titles.map(([text, title]) => el('th', { scope: 'col', title }, text))));
+/**
+ * The gain of a rank whose score ties under ties: average: "(3 + 2) / 2 = 2.5", the mean of the
+ * tied documents' own gains, which every rank of the tie gains.
+ */
+function sharedGainText(rows, row, d) {
+  const own = rows.slice(row.tie.first - 1, row.tie.last).map((r) => formatNumber(r.ownGain, d.decimals, { trim: true }));
+  return `(${own.join(' + ')}) / ${own.length} = ${formatNumber(row.gain, d.decimals, { trim: true })}`;
 }
 
-const STEP_FIELDS = ['rank', 'doc', 'grade', 'gain', 'cg', 'discount', 'term', 'dcg', 'idealGain', 'idcg', 'ndcg'];
-const STEP_CLASSES = ['num', 'doc', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num', 'num'];
+const column = (field, className = 'num') => ({ field, className });
+const STEP_COLUMNS = [
+  column('rank'), column('doc', 'doc'), column('grade'), column('gain'), column('cg'), column('discount'),
+  column('term'), column('dcg'), column('idealGain'), column('idcg'), column('ndcg'),
+];
+// A ranking with scores shows them after the document: it is ranked by them.
+const SCORED_STEP_COLUMNS = [...STEP_COLUMNS.slice(0, 2), column('score'), ...STEP_COLUMNS.slice(2)];
 
 /** The step-by-step table; `limit` rows at most (the rest behind a button). */
 export function renderSteps(table, result, d, limit) {
   const k = result.summary.k;
-  const discountTitle = d.jk ? `log${d.base === 2 ? '₂' : `_${formatNumber(d.base, 6, { trim: true })}`} of the rank; 1 below rank ${formatNumber(d.base, 6, { trim: true })}` : 'log₂(rank + 1)';
+  const scored = result.reading?.numbers === 'score';
+  const averaged = scored && result.rows.some((r) => r.tie && r.gain !== r.ownGain);
+  const discountTitle = d.jk
+    ? `${logText(d.base, '').trim()} of the rank; 1 below rank ${formatNumber(d.base, 6, { trim: true })}`
+    : `${logText(d.base, '').trim()}(rank + 1)`;
   setHeader(table, [
     'Step by step: each rank’s gain, its discount, what it adds to DCG, and DCG against the ideal',
+    scored ? el('span', { className: 'caption-note' }, ' — ranked by score') : '',
     d.slide ? el('span', { className: 'caption-note' }, ` — DCG and IDCG rounded to ${d.decimals} decimal${d.decimals === 1 ? '' : 's'} before dividing, like the slide`) : '',
-  ], [['Rank'], ['Document'], ['g', 'grade'], ['G', d.gain === 'exponential' ? 'gain: 2^g − 1' : 'gain'], ['CG', 'cumulated gain: the sum of G so far'],
+  ], [['Rank'], ['Document'], ...(scored ? [['Score', 'the system’s score: the list is ranked by it, highest first']] : []),
+    ['g', 'grade'], ['G', averaged ? 'gain; tied ranks share the mean gain of their documents' : d.gain === 'exponential' ? 'gain: 2^g − 1' : 'gain'], ['CG', 'cumulated gain: the sum of G so far'],
     ['Discount', discountTitle], ['G / discount', 'what this rank adds to DCG'],
     ['DCG', 'discounted cumulated gain: the sum of G / discount so far'], ['IG', 'gain at this rank of the ideal ranking'],
     ['IDCG', 'DCG of the ideal ranking'], [`NDCG`, `DCG / IDCG; at k = ${k} the division is written out`]]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
-  const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, STEP_FIELDS, STEP_CLASSES);
+  const patched = patchRows(table.tBodies[0], shown, scored ? SCORED_STEP_COLUMNS : STEP_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
     const atK = row.rank === k;
-    if (r.keys[STEP_FIELDS.length] !== atK) {
-      r.keys[STEP_FIELDS.length] = atK;
-      r.tr.classList.toggle('at-k', atK);
-    }
-    setText(r, 0, String(row.rank));
-    patchDoc(r, 1, row.doc, row.grade, row.judged, row.repeated);
-    setText(r, 2, formatGrade(row.grade));
+    r.flag('at-k', atK);
+    r.flag('tied', Boolean(row.tie));
+    r.text('rank', String(row.rank));
+    patchDoc(r, 'doc', row.doc, row.grade, row.judged, row.repeated);
+    if (scored) r.text('score', scoreText(row));
+    r.text('grade', formatGrade(row.grade));
     // The working of a rank changes only with its gain or the conventions: below an edit, most
     // rows keep theirs, and their text is not even rebuilt.
-    if (r.working?.gain !== row.gain || r.working.repeated !== row.repeated || r.working.grade !== row.grade ||
-        r.working.rank !== row.rank || r.working.style !== style) {
-      r.working = { gain: row.gain, repeated: row.repeated, grade: row.grade, rank: row.rank, style };
-      setText(r, 3, row.repeated ? '0 (repeat)' : gainText(row.grade, row.gain, d));
-      setText(r, 5, discountText(row.rank, row.discount, d));
-      setText(r, 6, termText(row.gain, row.discount, row.term, row.rank, d));
+    const shared = row.tie && row.gain !== row.ownGain;
+    const w = r.working;
+    if (shared || w?.gain !== row.gain || w.repeated !== row.repeated || w.grade !== row.grade ||
+        w.rank !== row.rank || w.style !== style || w.shared) {
+      r.working = { gain: row.gain, repeated: row.repeated, grade: row.grade, rank: row.rank, style, shared };
+      r.text('gain', row.repeated ? '0 (repeat)' : shared ? sharedGainText(rows, row, d) : gainText(row.grade, row.gain, d));
+      r.text('discount', discountText(row.rank, row.discount, d));
+      r.text('term', termText(row.gain, row.discount, row.term, row.rank, d));
     }
-    setText(r, 4, formatNumber(row.cg, d.decimals, { trim: true }));
-    patchValue(r, 7, row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
-    setText(r, 8, formatNumber(row.idealGain, d.decimals, { trim: true }));
-    patchValue(r, 9, row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
-    if (atK) setText(r, 10, divisionText(row, d));
-    else patchValue(r, 10, row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+    r.text('cg', formatNumber(row.cg, d.decimals, { trim: true }));
+    patchValue(r, 'dcg', row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
+    r.text('idealGain', formatNumber(row.idealGain, d.decimals, { trim: true }));
+    patchValue(r, 'idcg', row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
+    if (atK) r.value('ndcg', divisionText(row, d));
+    else patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
   }
   return shown;
 }
 
-const IDEAL_FIELDS = ['rank', 'idealDoc', 'idealGrade', 'idealGain', 'discount', 'idealTerm', 'idcg'];
-const IDEAL_CLASSES = ['num', 'doc', 'num', 'num', 'num', 'num', 'num'];
+const IDEAL_COLUMNS = [
+  column('rank'), column('idealDoc', 'doc'), column('idealGrade'), column('idealGain'), column('discount'),
+  column('idealTerm'), column('idcg'),
+];
 
 /** The ideal ranking, as long as the ranked list (padded with zeros), as in the lecture. */
 export function renderIdeal(table, result, d, limit) {
-  setHeader(table, ['Ideal ranking: the best possible order of the judged documents, and its DCG (IDCG)'],
+  setHeader(table, [d.idealFromRanking
+    ? 'Ideal ranking: the ranked documents in the best possible order, and its DCG (IDCG)'
+    : 'Ideal ranking: the best possible order of the judged documents, and its DCG (IDCG)'],
     [['Rank'], ['Document'], ['Grade'], ['IG', d.gain === 'exponential' ? 'ideal gain: 2^grade − 1' : 'ideal gain'], ['Discount'],
       ['IG / discount', 'what this rank adds to IDCG'], ['IDCG']]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
-  const body = table.tBodies[0];
-  const patched = sizeRows(body, shown, IDEAL_FIELDS, IDEAL_CLASSES);
+  const patched = patchRows(table.tBodies[0], shown, IDEAL_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
-    setText(r, 0, String(row.rank));
-    patchDoc(r, 1, row.idealDoc);
+    r.text('rank', String(row.rank));
+    patchDoc(r, 'idealDoc', row.idealDoc);
     if (r.working?.gain !== row.idealGain || r.working.grade !== row.idealGrade || r.working.rank !== row.rank ||
         r.working.style !== style) {
       r.working = { gain: row.idealGain, grade: row.idealGrade, rank: row.rank, style };
-      setText(r, 2, formatGrade(row.idealGrade));
-      setText(r, 3, gainText(row.idealGrade, row.idealGain, d));
-      setText(r, 4, discountText(row.rank, row.discount, d));
-      setText(r, 5, termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
+      r.text('idealGrade', formatGrade(row.idealGrade));
+      r.text('idealGain', gainText(row.idealGrade, row.idealGain, d));
+      r.text('discount', discountText(row.rank, row.discount, d));
+      r.text('idealTerm', termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
     }
-    setText(r, 6, formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
+    r.text('idcg', formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
   }
   table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;
   if (beyond > 0) {
-    table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_FIELDS.length },
+    table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_COLUMNS.length },
       `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${rows.length}.`))));
   }
 }
@@ -294,9 +247,9 @@ export function renderFormulas(node, d, settings) {
       mrow(mi('DCG'), mo('['), i(), mo('−'), mn('1'), mo(']')), mo('+'),
       mfrac(G(i()), mrow(mi('max'), mo('('), mn('1'), mo(','), logOf(d.base, i()), mo(')'))));
   } else {
-    dcgLine = mathBlock('DCG, log2(rank+1)', true, DCG(i()), mo('='),
+    dcgLine = mathBlock(`DCG, log${d.base === 2 ? '2' : `_${d.base}`}(rank+1)`, true, DCG(i()), mo('='),
       mrow(math('munderover', mo('∑'), mrow(mi('j'), mo('='), mn('1')), i())),
-      mfrac(G(mi('j')), logOf(2, mrow(mi('j'), mo('+'), mn('1')))));
+      mfrac(G(mi('j')), logOf(d.base, mrow(mi('j'), mo('+'), mn('1')))));
   }
   const ndcgLine = mathBlock('NDCG', true, mrow(mi('NDCG'), mo('['), i(), mo(']')), mo('='),
     mfrac(DCG(i()), mrow(mi('IDCG'), mo('['), i(), mo(']'))));

@@ -10,14 +10,18 @@ export const DEFAULT_SETTINGS = Object.freeze({
   k: '',
   idealDepth: 'cut',
   zero: '0',
+  rankingNumbers: 'auto',
+  ties: 'input',
+  negativeGains: 'zero',
+  unjudgedGrade: '0',
   decimals: '4',
   roundLikeSlide: false,
 });
 
 const KEYS = {
   ranking: 'r', judgments: 'j', gain: 'gain', gainMap: 'map', discount: 'disc', base: 'base',
-  ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', decimals: 'dec', roundLikeSlide: 'slide',
-  example: 'ex',
+  ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', rankingNumbers: 'nums', ties: 'ties',
+  negativeGains: 'neg', unjudgedGrade: 'unj', decimals: 'dec', roundLikeSlide: 'slide', example: 'ex',
 };
 /** The settings a new calculation starts from, and which the conventions of an example replace. */
 export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);

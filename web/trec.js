@@ -1,6 +1,6 @@
 // The TREC files mode: a qrels and a run, evaluated in a worker by the core; a means table, a
 // histogram, a sortable per-query table, and any query step by step. No metric is computed here.
-import { coreSource } from './core.js';
+import { coreSource, coreWasm } from './core.js';
 import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
@@ -136,7 +136,7 @@ function run(message) {
       resolve(workerFailed(mine, 'a message from the worker could not be read'));
     };
     // A new worker gets the core's source once; it keeps its instance for later requests.
-    worker.postMessage(fresh ? { ...message, coreSource } : message);
+    worker.postMessage(fresh ? { ...message, coreSource, coreWasm } : message);
   });
 }
 
