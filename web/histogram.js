@@ -1,7 +1,7 @@
-// Histogram of one measure over the queries, as SVG (see chart.js for why no library).
-// Drawn as wide as its box, so that its labels keep their size on a phone.
-import { drawingWidth, svg } from './chart.js';
+// Histogram of one measure over the queries, as SVG (see svg.js). Drawn as wide as its box, so
+// that its labels keep their size on a phone.
 import { formatNumber } from './format.js';
+import { drawingWidth, plotFrame, svg } from './svg.js';
 
 const HEIGHT = 220;
 const PAD = { left: 44, right: 16, top: 12, bottom: 36 };
@@ -21,26 +21,17 @@ export function renderHistogram(container, values, name) {
   const counts = binCounts(values, bins, top);
   // Counts are whole numbers: the axis goes up to a multiple of 4 so its 5 labels are too.
   const highest = Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4);
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const root = svg('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img', class: 'chart-svg histogram',
-    'aria-label': `Histogram of ${name} over ${values.length} queries: ${counts.map((c, i) => `${formatNumber((i * top) / bins, 2)}–${formatNumber(((i + 1) * top) / bins, 2)}: ${c}`).join(', ')}`,
+  const { root, grid, plotW, plotH } = plotFrame({
+    width: WIDTH, height: HEIGHT, pad: PAD, className: 'histogram', title: name,
+    label: `Histogram of ${name} over ${values.length} queries: ${counts.map((c, i) => `${formatNumber((i * top) / bins, 2)}–${formatNumber(((i + 1) * top) / bins, 2)}: ${c}`).join(', ')}`,
+    left: (t) => formatNumber(highest * t, 0),
   });
-  const grid = svg('g', { class: 'grid' });
-  for (let t = 0; t <= 4; t++) {
-    const y = PAD.top + (t / 4) * plotH;
-    grid.append(svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y, y2: y }));
-    grid.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, formatNumber(highest * (1 - t / 4), 0)));
-  }
   // Every bin edge where 11 labels fit, every other one on a phone.
   const every = plotW / bins < 34 ? 2 : 1;
   for (let i = 0; i <= bins; i += every) {
     grid.append(svg('text', { x: PAD.left + (i / bins) * plotW, y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle' },
       formatNumber((i * top) / bins, top > 1 ? 0 : 1)));
   }
-  grid.append(svg('text', { x: PAD.left + plotW / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, name));
-  root.append(grid);
   counts.forEach((count, i) => {
     const h = (count / highest) * plotH;
     root.append(svg('rect', {
