@@ -250,6 +250,30 @@ export function makeCalculator(firstCore, { restart } = {}) {
       }
     },
 
+    /**
+     * Checks someone's own working (a column of G, CG, DCG, IDCG or NDCG, a table with those
+     * headers, or a sum of terms) against the calculation under the same options: each value
+     * matches or not, and the cause of the differences is named when it is a usual slip.
+     */
+    checkWorking(request) {
+      if (request === null || typeof request !== 'object') {
+        throw new CalculatorUsageError('checkWorking() takes an object { ranking, judgments, options, working, quantity }');
+      }
+      const { ranking = '', judgments = '', options, working = '', quantity = '' } = request;
+      if (![ranking, judgments, working, quantity].every((text) => typeof text === 'string')) {
+        throw new CalculatorUsageError('ranking, judgments, working and quantity must be strings');
+      }
+      const optionText = optionsToText(options);
+      if (core === null) return unavailable('ranking');
+      try {
+        const raw = core.checkWorking(wellFormed(ranking), wellFormed(judgments), optionText, wellFormed(working), wellFormed(quantity));
+        if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
+        return { ok: true, columns: raw.columns, warnings: raw.warnings };
+      } catch (error) {
+        return failed(error, 'ranking');
+      }
+    },
+
     evaluate(request) {
       if (request === null || typeof request !== 'object') {
         throw new CalculatorUsageError('evaluate() takes an object { qrels, run, measures, options }');

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ndcg/check.hpp"
 #include "ndcg/conventions.hpp"
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
@@ -222,6 +223,51 @@ val compare_conventions(const std::string& ranking, const std::string& judgments
   return out;
 }
 
+val check_working(const std::string& ranking, const std::string& judgments, const val& options,
+                  const std::string& working, const std::string& quantity) {
+  const ndcg::WorkingCheck c =
+      ndcg::check_working(ranking, judgments, option_values(options), working, quantity);
+  val out = val::object();
+  out.set("ok", c.ok);
+  out.set("errors", diagnostics_to_js(c.errors));
+  out.set("warnings", diagnostics_to_js(c.warnings));
+  if (!c.ok) return out;
+  val columns = val::array();
+  for (std::size_t i = 0; i < c.columns.size(); ++i) {
+    const ndcg::CheckedColumn& column = c.columns[i];
+    val item = val::object();
+    item.set("quantity", std::string(ndcg::quantity_name(column.quantity)));
+    val values = val::array();
+    for (std::size_t v = 0; v < column.values.size(); ++v) {
+      const ndcg::CheckedValue& cell = column.values[v];
+      val value = val::object();
+      value.set("rank", cell.rank);
+      value.set("theirs", cell.theirs);
+      value.set("decimals", cell.decimals);
+      value.set("ours", cell.ours ? val(*cell.ours) : val::null());
+      value.set("matches", cell.matches);
+      values.set(v, value);
+    }
+    item.set("values", values);
+    val findings = val::array();
+    for (std::size_t f = 0; f < column.findings.size(); ++f) {
+      val finding = val::object();
+      finding.set("cause", std::string(column.findings[f].cause));
+      finding.set("rank", column.findings[f].rank);
+      finding.set("message", column.findings[f].message);
+      findings.set(f, finding);
+    }
+    item.set("findings", findings);
+    if (column.total) {
+      item.set("total", column.total->value);
+      item.set("ourTotal", column.our_total);
+    }
+    columns.set(i, item);
+  }
+  out.set("columns", columns);
+  return out;
+}
+
 // The presets: name, label, the options they stand for (as "name=value" pairs) and citation.
 val presets() {
   val out = val::array();
@@ -349,6 +395,7 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
   emscripten::function("presets", &presets);
   emscripten::function("compareConventions", &compare_conventions);
+  emscripten::function("checkWorking", &check_working);
   emscripten::class_<TrecSession>("TrecSession")
       .constructor<const val&, const val&>()
       .function("feedQrels", &TrecSession::feedQrels)

@@ -1,6 +1,6 @@
 /** Where a diagnostic points: which input, 1-based line and column (0 = the input as a whole). */
 export interface Diagnostic {
-  source: 'ranking' | 'judgments' | 'options' | 'qrels' | 'run';
+  source: 'ranking' | 'judgments' | 'options' | 'qrels' | 'run' | 'working';
   line: number;
   /** Counted in Unicode code points. */
   column: number;
@@ -203,9 +203,35 @@ export interface Calculator {
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /** The presets, in the order a menu lists them: the option values each stands for, and where they are defined. */
   presets(): readonly { name: PresetName; label: string; options: Record<string, string>; citation: string }[];
+  /**
+   * Someone's own working held against the calculation: `working` is a column such as
+   * "DCG = (1.0, 1.6)", a table whose header names G, CG, DCG, IG, IDCG or NDCG, or a sum
+   * "7 + 1.893 + 3.5 = 12.393"; `quantity` names an unnamed column ('G', 'term', 'CG', 'DCG',
+   * 'IG', 'ideal-term', 'IDCG', 'NDCG'). Errors in the working have source 'working'.
+   */
+  checkWorking(request: ExplainRequest & { working: string; quantity?: string }): WorkingCheck;
   /** One ranking under every preset, and what makes two presets (default trec_eval and sklearn) differ. */
   compareConventions(request: ExplainRequest & { between?: [PresetName, PresetName] }): ConventionsComparison;
 }
+
+export interface CheckedColumn {
+  quantity: 'G' | 'G / discount' | 'CG' | 'DCG' | 'IG' | 'IG / discount' | 'IDCG' | 'NDCG';
+  /** Each value as written, against the calculation's (null past the end of the ranking). */
+  values: { rank: number; theirs: number; decimals: number; ours: number | null; matches: boolean }[];
+  /**
+   * What the working shows: cause 'rounding', 'computed-from-rounded', 'discount', 'gain',
+   * 'ideal-source', 'ideal-length', 'wrong-term', 'rank-left-out', 'sum', 'count' or 'differs';
+   * rank 0 when it is about the whole column.
+   */
+  findings: { cause: string; rank: number; message: string }[];
+  /** For a sum: its total as written, and the right one. */
+  total?: number;
+  ourTotal?: number;
+}
+
+export type WorkingCheck =
+  | { ok: true; columns: CheckedColumn[]; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 export interface PresetSummary {
   /** The preset's name, or '' for the options as given. */

@@ -16,6 +16,8 @@ std::string_view source_name(Source source) {
       return "qrels";
     case Source::run:
       return "run";
+    case Source::working:
+      return "working";
   }
   return "ranking";
 }

@@ -15,9 +15,9 @@
 
 namespace ndcg {
 
-enum class Source : std::uint8_t { ranking, judgments, options, qrels, run };
+enum class Source : std::uint8_t { ranking, judgments, options, qrels, run, working };
 
-// "ranking", "judgments", "options", "qrels" or "run": the names the JS API uses.
+// "ranking", "judgments", "options", "qrels", "run" or "working": the names the JS API uses.
 std::string_view source_name(Source source);
 
 struct Diagnostic {
@@ -53,7 +53,7 @@ class DiagnosticList {
   std::vector<Diagnostic> finish() const;
 
  private:
-  static constexpr std::size_t kSources = 5;
+  static constexpr std::size_t kSources = 6;
   std::size_t dropped_total() const;
 
   std::size_t limit_;
