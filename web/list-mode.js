@@ -1,6 +1,8 @@
 // The one-list mode: controls → calc.explain (the wasm core) → render. Every number shown comes
 // from the core; this module only gathers input, keeps state and decides what to show.
 import { renderChart } from './chart.js';
+import { renderCheck } from './check-view.js';
+import { renderCompare, setUpCompare } from './compare-view.js';
 import { EXPORTS, downloadText } from './export.js';
 import { el } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
@@ -20,6 +22,8 @@ const controls = {
 };
 const ranking = $('ranking');
 const judgments = $('judgments');
+const working = $('working');
+const workingQuantity = $('working-quantity');
 
 let calc;
 let lastGood = null;  // { result, display, settings }
@@ -28,7 +32,7 @@ let rowLimit = ROWS_PER_PAGE;
 let exampleId = '';
 
 function readState() {
-  const state = { ranking: ranking.value, judgments: judgments.value };
+  const state = { ranking: ranking.value, judgments: judgments.value, working: working.value, workingQuantity: workingQuantity.value };
   for (const [name, control] of Object.entries(controls)) {
     state[name] = control.type === 'checkbox' ? control.checked : control.value;
   }
@@ -39,6 +43,8 @@ function readState() {
 function writeState(state) {
   ranking.value = state.ranking ?? '';
   judgments.value = state.judgments ?? '';
+  working.value = state.working ?? '';
+  workingQuantity.value = state.workingQuantity ?? '';
   for (const [name, control] of Object.entries(controls)) {
     const value = state[name] ?? DEFAULT_SETTINGS[name];
     if (control.type === 'checkbox') control.checked = value === true;
@@ -51,7 +57,8 @@ function writeState(state) {
 /** The state an example loads: its input and its conventions, every other setting at default. */
 function presetState(preset) {
   return {
-    ranking: preset.ranking, judgments: preset.judgments, ...DEFAULT_SETTINGS, ...preset.settings,
+    ranking: preset.ranking, judgments: preset.judgments, working: preset.working ?? '', workingQuantity: '',
+    ...DEFAULT_SETTINGS, ...preset.settings,
     k: String(preset.settings.k ?? ''), base: String(preset.settings.base ?? 2),
     decimals: String(preset.settings.decimals ?? 4), example: preset.id,
   };
@@ -241,7 +248,7 @@ function offerUndo(text, before) {
 
 function newCalculation() {
   const before = readState();
-  writeState({ ranking: '', judgments: '', ...DEFAULT_SETTINGS, example: '' });
+  writeState({ ranking: '', judgments: '', working: '', workingQuantity: '', ...DEFAULT_SETTINGS, example: '' });
   rowLimit = ROWS_PER_PAGE;
   update();
   ranking.focus();
@@ -286,6 +293,7 @@ function update() {
     showEmpty();
   } else if (result.ok) {
     lastGood = { result, display: displayOf(state), settings: state };
+    scheduleExtras(state);
     $('stale-note').hidden = true;
     renderResult();
     markStale(false);
@@ -363,6 +371,20 @@ function applyLoaded({ state, note }) {
   }
 }
 
+// The comparison of conventions and the check of the working follow the result once typing
+// pauses: each explains the ranking several times, and the step table comes first.
+let extras = 0;
+function scheduleExtras(state) {
+  clearTimeout(extras);
+  extras = setTimeout(() => {
+    const request = { ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) };
+    const display = displayOf(state);
+    renderCompare(calc, request, display);
+    renderCheck(calc, request, state, display);
+    performance.mark('ndcg:extras');
+  }, 120);
+}
+
 let pending = 0;
 let ownHash = null;  // the address's hash as this page last wrote it
 function scheduleUpdate() {
@@ -393,10 +415,14 @@ function showPresetNote(preset) {
   }
 }
 
-function applyPreset(preset) {
+function applyPreset(preset, { undo = true } = {}) {
+  const before = readState();
   writeState(presetState(preset));
   rowLimit = ROWS_PER_PAGE;
   update();
+  // Text typed over an example is not lost to the next one.
+  const typed = PRESETS.every((p) => p.ranking !== before.ranking || p.judgments !== before.judgments || (p.working ?? '') !== before.working);
+  if (undo && typed && (before.ranking || before.judgments || before.working)) offerUndo(`Loaded the example “${preset.label}”.`, before);
 }
 
 function setUpPresets() {
@@ -481,10 +507,18 @@ export function setUpListMode() {
     start(calculator) {
       calc = calculator;
       setUpLibraries();
-      for (const node of [ranking, judgments, ...Object.values(controls)]) {
+      setUpCompare(calc, () => lastGood && scheduleExtras(lastGood.settings));
+      for (const node of [ranking, judgments, working, workingQuantity, ...Object.values(controls)]) {
         node.addEventListener('input', scheduleUpdate);
         node.addEventListener('change', scheduleUpdate);
       }
+      // Leaving the page within a frame of a keystroke: that keystroke is saved first.
+      window.addEventListener('pagehide', () => {
+        if (!pending) return;
+        cancelAnimationFrame(pending);
+        pending = 0;
+        saveState(readState());
+      });
       window.addEventListener('hashchange', () => {
         // A keystroke not yet saved is saved now, before the new link is read, so that the link
         // cannot replace it unnoticed; the address is the link's, and stays so.
@@ -501,7 +535,7 @@ export function setUpListMode() {
       if (loaded.state) {
         applyLoaded(loaded);
       } else {
-        applyPreset(PRESETS[0]);
+        applyPreset(PRESETS[0], { undo: false });
       }
     },
     fail(message) {

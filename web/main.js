@@ -1,7 +1,7 @@
 // Starts the page: the two modes as tabs, the embed layout, and the wasm core they share.
 import { loadCalculator } from './core.js';
 import { setUpListMode } from './list-mode.js';
-import { setUpTrecMode } from './trec.js';
+import { offerPresets, setUpTrecMode } from './trec.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -76,6 +76,7 @@ async function main() {
     listMode.fail(`The calculator could not start in this browser (${error.message}). It needs WebAssembly.`);
     return;
   }
+  offerPresets(calc.presets());
   listMode.start(calc);
   document.body.dataset.ready = 'true';
 }

@@ -53,6 +53,13 @@ const BLOG_MORE_JUDGMENTS = `${BLOG_RANKING}result7 3
 result8 2
 `;
 
+// The sources' own working, as they print it, for "Check my working".
+const LECTURE_WORKING = `DCG=(1.0, 1.0, 1.6, 1.6, 1.6, 2.8, 2.8, 2.8, 2.8, 3.4, 3.4, 3.4, 3.4, 3.4, 4.2)
+IDCG=(3.0, 6.0, 7.9, 8.9, 9.8, 10.5, 10.9, 11.2, 11.5, 11.8, 11.8, 11.8, 11.8)
+| NDCG | 0.33 | 0.17 | 0.20 | 0.18 | 0.16 | 0.27 | 0.26 | 0.25 | 0.24 | 0.29 | 0.29 | 0.29 | 0.29 | 0.29 | 0.36 |
+G = (1, 0, 1, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 3)
+`;
+
 const JK2 = { discount: 'jarvelin-kekalainen', base: 2 };
 const BURGES = { discount: 'log2(rank+1)', base: 2 };
 
@@ -62,6 +69,7 @@ export const PRESETS = [
     label: 'Lecture (COMP3009J)',
     ranking: LECTURE_RANKING,
     judgments: LECTURE_JUDGMENTS,
+    working: LECTURE_WORKING,
     settings: { gain: 'linear', ...JK2, ideal: 'judgments', k: 10, idealDepth: 'cut', decimals: 4, roundLikeSlide: false },
     slideView: { label: 'Show it as the slide does', settings: { decimals: 1, roundLikeSlide: true } },
     note: 'Linear gain, DCG[i] = DCG[i−1] + G[i] / log₂ i (no discount at rank 1), ideal from all ten judged documents, k = 10. ' +
@@ -82,6 +90,7 @@ export const PRESETS = [
     label: 'Blog: linear gain',
     ranking: BLOG_RANKING,
     judgments: '',
+    working: 'DCG_6 = 3 + 1.262 + 1.5 + 0 + 0.387 + 0.712 = 6.861\nIDCG_6 = 3/1 + 3/1.585 + 2/2 + 2/2.322 + 0.387 + 0/2.807 = 7.141\n',
     settings: { gain: 'linear', ...BURGES, ideal: 'ranking', k: 6, idealDepth: 'cut', decimals: 3, roundLikeSlide: false },
     note: 'Linear gain, discount log₂(i + 1) at every rank, ideal from the six results themselves (3, 3, 2, 2, 1, 0): DCG₆ = 6.861, IDCG₆ = 7.141, NDCG₆ = 0.961, as the blog prints.',
   },
@@ -90,6 +99,7 @@ export const PRESETS = [
     label: 'Blog: exponential gain',
     ranking: BLOG_RANKING,
     judgments: '',
+    working: 'DCG_6 = 7 + 1.893 + 3.5 + 0 + 2.585 + 1.069 = 16.047\n',
     settings: { gain: 'exponential', ...BURGES, ideal: 'ranking', k: 6, idealDepth: 'cut', decimals: 3, roundLikeSlide: false },
     note: 'Gain 2^g − 1, discount log₂(i + 1). Slip in the blog: it prints DCG₆ = 16.047 because at rank 5 it adds 2.585 (log₂ 6 itself) where 1 / 2.585 = 0.387 belongs; the correct DCG₆ is 13.848 and NDCG₆ = 0.949.',
   },

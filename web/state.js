@@ -22,6 +22,7 @@ const KEYS = {
   ranking: 'r', judgments: 'j', gain: 'gain', gainMap: 'map', discount: 'disc', base: 'base',
   ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', rankingNumbers: 'nums', ties: 'ties',
   negativeGains: 'neg', unjudgedGrade: 'unj', decimals: 'dec', roundLikeSlide: 'slide', example: 'ex',
+  working: 'w', workingQuantity: 'wq',
 };
 /** The settings a new calculation starts from, and which the conventions of an example replace. */
 export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);
@@ -46,7 +47,7 @@ export function encodeState(state) {
 export function decodeState(text) {
   const params = new URLSearchParams(text.replace(/^#/, ''));
   if (![...params.keys()].some((key) => Object.values(KEYS).includes(key) || key === SETTINGS_ONLY)) return null;
-  const state = { ranking: '', judgments: '', ...DEFAULT_SETTINGS };
+  const state = { ranking: '', judgments: '', working: '', ...DEFAULT_SETTINGS };
   for (const [field, key] of Object.entries(KEYS)) {
     if (!params.has(key)) {
       if (field === 'roundLikeSlide') state[field] = false;
@@ -79,7 +80,7 @@ function writeStorage(key, record) {
   }
 }
 
-const hasText = (state) => Boolean(state && (state.ranking || state.judgments));
+const hasText = (state) => Boolean(state && (state.ranking || state.judgments || state.working));
 
 /**
  * The state to start from, and what to tell the person about it:
@@ -100,7 +101,7 @@ export function loadState() {
     if (!hasText(saved?.state)) {
       return { state: fromLink, source: 'link', note: 'This link carried the settings only: its text was too long for a link, and this browser has none saved.' };
     }
-    return { state: { ...fromLink, ranking: saved.state.ranking, judgments: saved.state.judgments }, source: 'link', note: 'This link carried the settings only (its text was too long for a link); the text is the one this browser saved.' };
+    return { state: { ...fromLink, ranking: saved.state.ranking, judgments: saved.state.judgments, working: saved.state.working ?? '' }, source: 'link', note: 'This link carried the settings only (its text was too long for a link); the text is the one this browser saved.' };
   }
   if (hasText(saved?.state) && encodeState(saved.state) !== encodeState(fromLink)) {
     writeStorage(PREVIOUS_KEY, saved);
@@ -130,7 +131,7 @@ export function forgetPreviousState() {
 export function saveState(state, { address = true } = {}) {
   const encoded = encodeState(state);
   const linked = encoded.length <= MAX_LINK_LENGTH;
-  const settings = encodeState({ ...state, ranking: '', judgments: '' });
+  const settings = encodeState({ ...state, ranking: '', judgments: '', working: '' });
   const link = linked ? encoded : `${settings}${settings ? '&' : ''}${SETTINGS_ONLY}=1`;
   const stored = writeStorage(STORAGE_KEY, { state, link });
   if (!address) return { linked, stored };

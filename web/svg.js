@@ -45,8 +45,9 @@ export function niceMax(value) {
 
 /**
  * The frame of a plot `width` × `height` with padding `pad`: the root <svg> (role img, labelled
- * `label`), and a grid of five horizontal lines with the left axis labelled by `left(t)` (t from
- * 1 at the top to 0), the right axis by `right(t)` when given, and `title` under the x axis.
+ * `label`), `title` under the x axis, and, when `left` is given, a grid of five horizontal lines
+ * with the left axis labelled by `left(t)` (t from 1 at the top to 0) and the right axis by
+ * `right(t)` when given.
  * Returns { root, grid, plotW, plotH } for the plot to draw into.
  */
 export function plotFrame({ width, height, pad, label, className, left, right, title }) {
@@ -56,7 +57,7 @@ export function plotFrame({ width, height, pad, label, className, left, right, t
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const grid = svg('g', { class: 'grid' });
-  for (let t = 0; t <= 4; t++) {
+  for (let t = 0; t <= 4 && left; t++) {
     const y = pad.top + (t / 4) * plotH;
     grid.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y, y2: y }));
     grid.append(svg('text', { x: pad.left - 6, y: y + 4, 'text-anchor': 'end' }, left(1 - t / 4)));

@@ -36,7 +36,10 @@ function request(extra = {}) {
     run: inputOf('run'),
     measures: $('trec-measures').value.split(/\s+/).filter(Boolean),
     // As typed: the core checks it (a negative or fractional level is a located error); 0 is 0.
-    options: { relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked },
+    options: {
+      relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked,
+      ...($('trec-preset').value ? { preset: $('trec-preset').value } : {}),
+    },
     ...(PACED ? { paced: true } : {}),
     ...extra,
   };
@@ -47,7 +50,7 @@ function save() {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({
       qrels: $('qrels-text').value, run: $('run-text').value, measures: $('trec-measures').value,
-      level: $('trec-level').value, complete: $('trec-complete').checked,
+      level: $('trec-level').value, complete: $('trec-complete').checked, preset: $('trec-preset').value,
     }));
     if (storageFailed) setStatus('');
     storageFailed = false;
@@ -56,6 +59,16 @@ function save() {
     if (!storageFailed) setStatus('This browser\'s storage is full or turned off: what is pasted here will not survive a reload. Save large files and choose them instead.');
     storageFailed = true;
   }
+}
+
+let restoredPreset = '';
+
+/** The libraries whose conventions ndcg and ndcg_cut can follow instead of trec_eval's. */
+export function offerPresets(presets) {
+  const select = $('trec-preset');
+  select.append(...presets.filter((p) => p.name !== 'trec_eval')
+    .map((p) => el('option', { value: p.name }, p.label)));
+  select.value = presets.some((p) => p.name === restoredPreset) ? restoredPreset : '';
 }
 
 function restore() {
@@ -67,6 +80,7 @@ function restore() {
     if (saved.measures) $('trec-measures').value = saved.measures;
     if (saved.level) $('trec-level').value = saved.level;
     $('trec-complete').checked = saved.complete === true;
+    restoredPreset = saved.preset ?? '';
   } catch {
     // Unreadable saved state: start empty.
   }
@@ -387,7 +401,7 @@ export function setUpTrecMode() {
   setUpFile('qrels');
   setUpFile('run');
   // Saved as typed, not only on change: a reload right after typing keeps what was typed.
-  for (const id of ['trec-measures', 'trec-level', 'trec-complete']) {
+  for (const id of ['trec-measures', 'trec-level', 'trec-complete', 'trec-preset']) {
     $(id).addEventListener('input', save);
     $(id).addEventListener('change', save);
   }
