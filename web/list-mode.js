@@ -80,13 +80,19 @@ const settingsOfPreset = (preset) => Object.fromEntries(Object.entries(preset.op
   .map(([name, value]) => [SETTING_OF_OPTION[name] ?? name, value]));
 
 /** Which library's conventions the controls hold, if any: shown, with where it is defined. */
+let chosenLibrary = '';
 function syncLibrary() {
   const select = $('library');
   const state = readState();
-  const match = (calc?.presets() ?? []).find((preset) => Object.entries(settingsOfPreset(preset))
+  const matches = (calc?.presets() ?? []).filter((preset) => Object.entries(settingsOfPreset(preset))
     .every(([name, value]) => sameSetting(state[name], value)));
-  select.value = match?.name ?? '';
-  $('library-citation').textContent = match ? `Defined as in ${match.citation}.` : '';
+  // Libraries can agree (scikit-learn and torchmetrics do): the one chosen stays shown.
+  const shown = matches.find((p) => p.name === chosenLibrary) ?? matches[0];
+  select.value = shown?.name ?? '';
+  const others = matches.filter((p) => p !== shown).map((p) => p.label);
+  $('library-citation').textContent = shown
+    ? `Defined as in ${shown.citation}.${others.length > 0 ? ` ${others.join(' and ')} ${others.length === 1 ? 'computes' : 'compute'} it the same way.` : ''}`
+    : '';
 }
 
 function setUpLibraries() {
@@ -95,6 +101,7 @@ function setUpLibraries() {
   select.addEventListener('change', () => {
     const preset = calc.presets().find((p) => p.name === select.value);
     if (!preset) return;
+    chosenLibrary = preset.name;
     const before = readState();
     writeState({ ...before, ...settingsOfPreset(preset) });
     update();

@@ -217,6 +217,11 @@ const std::vector<Preset>& presets() {
        "gain=linear;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
        "negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
        "scikit-learn, sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg"},
+      {"torchmetrics", "torchmetrics retrieval_normalized_dcg",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
+       "negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "Lightning-AI/torchmetrics, src/torchmetrics/functional/retrieval/ndcg.py (scikit-learn's "
+       "_dcg_sample_scores and _tie_average_dcg, translated)"},
       {"ranx", "ranx ndcg",
        "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
        "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
@@ -225,6 +230,23 @@ const std::vector<Preset>& presets() {
        "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
        "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
        "AmenRa/ranx, ranx/metrics/ndcg.py (jarvelin=False)"},
+      {"ir_measures", "ir_measures nDCG (pytrec_eval)",
+       "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "terrierteam/ir_measures: nDCG and nDCG@k from its default provider, pytrec_eval, which "
+       "runs trec_eval's ndcg and ndcg_cut"},
+      {"gdeval", "gdeval.pl (TREC Web track)",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "gdeval.pl 1.3 of the TREC 2010-2014 Web tracks: 2^g - 1 over log2(rank + 1), the ideal "
+       "from the judged documents at depth k (20 by default), runs ordered by score then docno "
+       "descending (runOrder)"},
+      {"lightgbm", "LightGBM ndcg@k",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=input;"
+       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=1",
+       "microsoft/LightGBM, src/metric/dcg_calculator.cpp (label_gain 2^i - 1, discount "
+       "1 / log2(2 + i), std::stable_sort by score, the ideal from the query's own labels) and "
+       "src/metric/rank_metric.hpp (a query without relevant documents scores 1)"},
       {"lecture", "Lecture (COMP3009J)",
        "gain=linear;discount=jarvelin-kekalainen;base=2;ideal=judgments;idealDepth=cut;"
        "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",

@@ -83,13 +83,17 @@ TEST_CASE("presets: every preset reproduces the values of its library's document
   for (const auto& p : presets) {
     const std::string name = p.at("name");
     REQUIRE_MESSAGE(find_preset(name) != nullptr, name);
-    CHECK(p.at("values").size() >= 3);
+    // Three values of the library's own, or the reason it documents none.
+    CHECK((p.at("values").size() >= 3 || p.contains("noValues")));
     for (const auto& v : p.at("values")) {
       const std::string from = v.at("from");
-      if (v.contains("qrels")) {
+      if (v.contains("qrels") || v.contains("qrelsText")) {
         const std::string dir = std::string(NDCG_TREC_DIR) + "/";
-        const auto e = evaluate_with(read_text(dir + v.at("qrels").get<std::string>()),
-                                     read_text(dir + v.at("run").get<std::string>()),
+        const auto text = [&](const char* file, const char* inline_text) {
+          return v.contains(inline_text) ? v.at(inline_text).get<std::string>()
+                                         : read_text(dir + v.at(file).get<std::string>());
+        };
+        const auto e = evaluate_with(text("qrels", "qrelsText"), text("run", "runText"),
                                      v.at("measure"), {{"preset", name}});
         check_value(value_of(e, v.at("query")), v, v.at("value"), name + ", " + from);
         continue;

@@ -46,14 +46,19 @@ test.describe('library conventions in the page', () => {
         await expect(page.locator('#library')).toHaveValue(p.name);
         for (const [field, wanted] of Object.entries(v.expect)) close(await shown(page, field), v, wanted, `${v.from}, ${field}`);
       }
-      const trecValues = p.values.filter((value) => value.qrels !== undefined);
+      const trecValues = p.values.filter((value) => value.qrels !== undefined || value.qrelsText !== undefined);
       if (trecValues.length > 0) {
         await page.click('#tab-trec');
         for (const v of trecValues) {
           await page.fill('#trec-measures', v.measure);
           await page.selectOption('#trec-preset', p.name === 'trec_eval' ? '' : p.name);
-          await page.setInputFiles('#qrels-file', `${TREC}/${v.qrels}`);
-          await page.setInputFiles('#run-file', `${TREC}/${v.run}`);
+          if (v.qrelsText !== undefined) {
+            await page.fill('#qrels-text', v.qrelsText);
+            await page.fill('#run-text', v.runText);
+          } else {
+            await page.setInputFiles('#qrels-file', `${TREC}/${v.qrels}`);
+            await page.setInputFiles('#run-file', `${TREC}/${v.run}`);
+          }
           await page.click('#trec-evaluate');
           await expect(page.locator('#trec-results')).toBeVisible();
           const name = v.measure.replace('.', '_');

@@ -56,6 +56,14 @@ presets = [
    {"from": "dcg_score docstring: the same with k=2", "ranking": sk_ranking([.1,.2,.3,4,70]), "judgments": SK_JUDG, "options": {"k": 2}, "expect": {"dcgAtK": 5.63}, "tolerance": 0.01},
    {"from": "dcg_score docstring: tied scores 1, 0, 0, 0, 1 with k=1: (10 + 5) / 2", "ranking": sk_ranking([1,0,0,0,1]), "judgments": SK_JUDG, "options": {"k": 1}, "expect": {"dcgAtK": 7.5}, "tolerance": 0.01},
   ]},
+ {"name": "torchmetrics",
+  "library": "torchmetrics, Lightning-AI/torchmetrics (retrieval_normalized_dcg, RetrievalNormalizedDCG)",
+  "definition": "src/torchmetrics/functional/retrieval/ndcg.py: scikit-learn's _dcg_sample_scores and _tie_average_dcg translated to torch: gain = the target, discount log2(rank + 1), the ideal from the same documents' targets sorted, cut at top_k, tied predictions share the mean gain; NDCG is 0 when IDCG is 0. RetrievalNormalizedDCG averages over queries; a query without a positive target counts 0.0 (empty_target_action='neg', the default, src/torchmetrics/retrieval/base.py). Its tests compare it with scikit-learn's ndcg_score (tests/unittests/retrieval/test_ndcg.py).",
+  "values": [
+   {"from": "src/torchmetrics/functional/retrieval/ndcg.py docstring: preds .1, .2, .3, 4, 70; target 10, 0, 0, 1, 5", "ranking": sk_ranking([.1,.2,.3,4,70]), "judgments": SK_JUDG, "options": {}, "expect": {"ndcgAtK": 0.6957}, "decimals": 4},
+   {"from": "src/torchmetrics/retrieval/ndcg.py docstring: RetrievalNormalizedDCG over indexes 0, 0, 0, 1, 1, 1, 1", "qrelsText": "0 0 a 0\n0 0 b 0\n0 0 c 1\n1 0 d 0\n1 0 e 1\n1 0 f 0\n1 0 g 1\n", "runText": "0 Q0 a 1 0.2 t\n0 Q0 b 2 0.3 t\n0 Q0 c 3 0.5 t\n1 Q0 d 1 0.1 t\n1 Q0 e 2 0.3 t\n1 Q0 f 3 0.5 t\n1 Q0 g 4 0.2 t\n", "measure": "ndcg", "query": "all", "value": 0.8467, "decimals": 4},
+   {"from": "src/torchmetrics/retrieval/base.py: empty_target_action='neg' (the default) counts a query without a positive target as 0.0", "ranking": "doc,score\na,0.9\nb,0.1\n", "judgments": "a 0\nb 0\n", "options": {}, "expect": {"ndcgAtK": 0.0}, "decimals": 4},
+  ]},
  {"name": "ranx",
   "library": "ranx, AmenRa/ranx (metric ndcg)",
   "definition": "ranx/metrics/ndcg.py, _dcg with jarvelin=True: gain = the relevance, discount log2(rank + 1), IDCG from the qrels sorted best first, both cut at k (k = 0: the whole run and the whole qrels); the run is sorted by score descending with numba's argsort, which keeps tied documents in the order given for short lists; relevance below rel_lvl (1) is dropped; NDCG is 0 when IDCG is 0.",
@@ -73,6 +81,28 @@ presets = [
    {"from": "tests/unit/ranx/metrics_test.py, test_ndcg_burges, y_pred_2", "ranking": ranx_case([10,5,2,4,3]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"ndcgAtK": ((2**2-1)/log2(2) + (2**3-1)/log2(3) + (2**5-1)/log2(4) + (2**4-1)/log2(5)) / idcg_b}, "decimals": 10},
    {"from": "tests/unit/ranx/metrics_test.py, test_dcg_burges, y_pred_2", "ranking": ranx_case([10,5,2,4,3]), "judgments": RANX_JUDG, "options": {"k": 10}, "expect": {"dcgAtK": (2**2-1)/log2(2) + (2**3-1)/log2(3) + (2**5-1)/log2(4) + (2**4-1)/log2(5)}, "decimals": 10},
   ]},
+ {"name": "ir_measures",
+  "library": "ir_measures, terrierteam/ir_measures (nDCG, nDCG@k)",
+  "definition": "ir_measures computes nDCG and nDCG@k with its default provider pytrec_eval, which runs trec_eval's ndcg and ndcg_cut (ir_measures/providers/pytrec_eval_provider.py): trec_eval's conventions, the measure setting the depth.",
+  "values": [
+   {"from": "README.md: ir_measures.calc_aggregate([..., nDCG, ...]) gives nDCG 0.8154648767857288", "qrelsText": "Q0 0 D0 0\nQ0 0 D1 1\nQ1 0 D0 0\nQ1 0 D3 2\n", "runText": "Q0 Q0 D0 1 1.2 r\nQ0 Q0 D1 2 1.0 r\nQ1 Q0 D0 1 2.4 r\nQ1 Q0 D3 2 3.6 r\n", "measure": "ndcg", "query": "all", "value": 0.8154648767857288, "decimals": 12},
+   {"from": "README.md: iter_calc gives nDCG 0.6309297535714575 for Q0", "qrelsText": "Q0 0 D0 0\nQ0 0 D1 1\nQ1 0 D0 0\nQ1 0 D3 2\n", "runText": "Q0 Q0 D0 1 1.2 r\nQ0 Q0 D1 2 1.0 r\nQ1 Q0 D0 1 2.4 r\nQ1 Q0 D3 2 3.6 r\n", "measure": "ndcg", "query": "Q0", "value": 0.6309297535714575, "decimals": 12},
+   {"from": "README.md: iter_calc gives nDCG@10 0.6309297535714575 for Q0", "qrelsText": "Q0 0 D0 0\nQ0 0 D1 1\nQ1 0 D0 0\nQ1 0 D3 2\n", "runText": "Q0 Q0 D0 1 1.2 r\nQ0 Q0 D1 2 1.0 r\nQ1 Q0 D0 1 2.4 r\nQ1 Q0 D3 2 3.6 r\n", "measure": "ndcg_cut.10", "query": "Q0", "value": 0.6309297535714575, "decimals": 12},
+  ]},
+ {"name": "gdeval",
+  "library": "gdeval.pl, the TREC Web track's graded evaluation script (run through ir_measures' gdeval provider)",
+  "definition": "gdeval.pl 1.3: gain 2^g - 1, discount log2(rank + 1), the ideal from the judged documents of positive grade, cut at k (20 by default); a run is ordered by score, then docno descending (its runOrder); results printed with 5 decimals.",
+  "values": [
+   {"from": "terrierteam/ir_measures, test/test_gdeval.py: nDCG@20 of query 0", "qrelsText": "0 0 D0 0\n0 0 D1 1\n0 0 D2 1\n0 0 D3 2\n0 0 D4 0\n1 0 D0 1\n1 0 D3 2\n1 0 D5 2\n", "runText": "0 Q0 D0 1 0.8 run\n0 Q0 D2 2 0.7 run\n0 Q0 D1 3 0.3 run\n0 Q0 D3 4 0.4 run\n0 Q0 D4 5 0.1 run\n1 Q0 D1 1 0.8 run\n1 Q0 D3 2 0.7 run\n1 Q0 D4 3 0.3 run\n1 Q0 D2 4 0.4 run\n", "measure": "ndcg_cut.20", "query": "0", "value": 0.6201, "decimals": 5},
+   {"from": "test/test_gdeval.py: nDCG@20 of query 1", "qrelsText": "0 0 D0 0\n0 0 D1 1\n0 0 D2 1\n0 0 D3 2\n0 0 D4 0\n1 0 D0 1\n1 0 D3 2\n1 0 D5 2\n", "runText": "0 Q0 D0 1 0.8 run\n0 Q0 D2 2 0.7 run\n0 Q0 D1 3 0.3 run\n0 Q0 D3 4 0.4 run\n0 Q0 D4 5 0.1 run\n1 Q0 D1 1 0.8 run\n1 Q0 D3 2 0.7 run\n1 Q0 D4 3 0.3 run\n1 Q0 D2 4 0.4 run\n", "measure": "ndcg_cut.20", "query": "1", "value": 0.35099, "decimals": 5},
+   {"from": "test/test_gdeval.py: nDCG@2 of query 0", "qrelsText": "0 0 D0 0\n0 0 D1 1\n0 0 D2 1\n0 0 D3 2\n0 0 D4 0\n1 0 D0 1\n1 0 D3 2\n1 0 D5 2\n", "runText": "0 Q0 D0 1 0.8 run\n0 Q0 D2 2 0.7 run\n0 Q0 D1 3 0.3 run\n0 Q0 D3 4 0.4 run\n0 Q0 D4 5 0.1 run\n1 Q0 D1 1 0.8 run\n1 Q0 D3 2 0.7 run\n1 Q0 D4 3 0.3 run\n1 Q0 D2 4 0.4 run\n", "measure": "ndcg_cut.2", "query": "0", "value": 0.17377, "decimals": 5},
+   {"from": "test/test_gdeval.py: nDCG@2 of query 1", "qrelsText": "0 0 D0 0\n0 0 D1 1\n0 0 D2 1\n0 0 D3 2\n0 0 D4 0\n1 0 D0 1\n1 0 D3 2\n1 0 D5 2\n", "runText": "0 Q0 D0 1 0.8 run\n0 Q0 D2 2 0.7 run\n0 Q0 D1 3 0.3 run\n0 Q0 D3 4 0.4 run\n0 Q0 D4 5 0.1 run\n1 Q0 D1 1 0.8 run\n1 Q0 D3 2 0.7 run\n1 Q0 D4 3 0.3 run\n1 Q0 D2 4 0.4 run\n", "measure": "ndcg_cut.2", "query": "1", "value": 0.38685, "decimals": 5},
+  ]},
+ {"name": "lightgbm",
+  "library": "LightGBM, microsoft/LightGBM (metric ndcg, eval_at)",
+  "definition": "src/metric/dcg_calculator.cpp: label_gain 2^i - 1 by default, discount 1 / log2(2 + i) for 0-based i, documents sorted by score with std::stable_sort (ties keep their order), the maximum DCG from the query's own labels, both cut at k; src/metric/rank_metric.hpp: a query whose maximum DCG is 0 scores 1.",
+  "noValues": "LightGBM's tests (tests/python_package_test/test_engine.py, test_sklearn.py) check NDCG only as bounds after training a model (ndcg@1 > 0.5674), and its documentation prints no NDCG of a given ranking, so there is no value of its own to reproduce; the preset follows the source lines cited.",
+  "values": []},
  {"name": "lecture",
   "library": "the lecture notes (COMP3009J), seeds/000",
   "definition": "DCG[1] = G[1], DCG[i] = DCG[i-1] + G[i] / log2 i (Järvelin & Kekäläinen 2002 with b = 2), linear gain, the ideal from the judged documents, cut at the rank; the slides print one decimal (two for NDCG).",
@@ -84,10 +114,10 @@ presets = [
 ]
 
 out = {
- "description": "Presets that set every convention as a library does, each with the definition it follows and values from that library's own documentation or tests (the file is named in 'from'). A value is either an explain case (ranking, judgments, options beside the preset, expected summary fields) or a TREC case (qrels and run files under tests/trec, a measure, a query or 'all'). Values are compared after rounding to 'decimals', the precision the library prints, or within 'tolerance' where the library prints fewer digits than rounding would give (scikit-learn's docstrings cut values to two decimals: 0.69 for 0.6957, 9.49 for 9.4995). 'example' is one ranking with tied scores that every preset evaluates; its expected values are those the libraries give. Run by tests/core/presets_test.cpp, tests/wasm/presets.test.mjs and tests/e2e/presets.spec.mjs.",
+ "description": "Presets that set every convention as a library does, each with the definition it follows and values from that library's own documentation or tests (the file is named in 'from'). A value is either an explain case (ranking, judgments, options beside the preset, expected summary fields) or a TREC case (qrels and run files under tests/trec, or qrelsText and runText written out; a measure; a query or 'all'). Values are compared after rounding to 'decimals', the precision the library prints, or within 'tolerance' where the library prints fewer digits than rounding would give (scikit-learn's docstrings cut values to two decimals: 0.69 for 0.6957, 9.49 for 9.4995). 'example' is one ranking with tied scores that every preset evaluates; its expected values are those the libraries give. Run by tests/core/presets_test.cpp, tests/wasm/presets.test.mjs and tests/e2e/presets.spec.mjs.",
  "example": {
    **EXAMPLE,
-   "expect": {"trec_eval": 0.5800, "ranx": 0.6075, "ranx-burges": 0.6299, "sklearn": 0.6634},
+   "expect": {"trec_eval": 0.5800, "ranx": 0.6075, "ranx-burges": 0.6299, "sklearn": 0.6634, "torchmetrics": 0.6634},
    "decimals": 4,
  },
  "sklearnTies": {

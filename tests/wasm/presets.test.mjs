@@ -44,12 +44,12 @@ test('the API lists every preset of presets.json, with its options and citation'
 
 for (const p of PRESETS.presets) {
   test(`preset ${p.name} reproduces ${p.library}`, () => {
-    assert.ok(p.values.length >= 3);
+    assert.ok(p.values.length >= 3 || p.noValues, 'three values of its own, or the reason it documents none');
     for (const v of p.values) {
       const what = `${p.name}, ${v.from}`;
-      if (v.qrels) {
-        const qrels = readFileSync(join(TREC_DIR, v.qrels));
-        const run = readFileSync(join(TREC_DIR, v.run));
+      if (v.qrels || v.qrelsText) {
+        const qrels = v.qrelsText ?? readFileSync(join(TREC_DIR, v.qrels));
+        const run = v.runText ?? readFileSync(join(TREC_DIR, v.run));
         const r = calc.evaluate({ qrels, run, measures: [v.measure], options: { preset: p.name } });
         checkValue(valueOf(r, v.query), v, v.value, what);
         continue;
