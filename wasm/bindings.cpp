@@ -69,6 +69,8 @@ std::string_view numbers_from_name(ndcg::NumbersFrom from) {
       return "option";
     case ndcg::NumbersFrom::run:
       return "run";
+    case ndcg::NumbersFrom::json:
+      return "json";
   }
   return "none";
 }

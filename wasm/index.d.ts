@@ -51,9 +51,9 @@ export interface ExplainOptions extends Conventions {
 }
 
 export interface ExplainRequest {
-  /** One document a line ("doc", "doc grade", "doc,grade", tab-separated, table rows) or one line of grades. */
+  /** One document a line ("doc", "doc grade", "doc,grade", tab-separated, table rows), one line of grades, or JSON (["d1", "d2"], {"d1": 3}, [{"doc": "d1", "score": 0.5}]). */
   ranking: string;
-  /** "doc grade" lines, TREC qrels lines, or set notation "R = { [d3, 3], ... }". Optional. */
+  /** "doc grade" lines, TREC qrels lines, set notation "R = { [d3, 3], ... }", or JSON ({"d1": 3}). Optional. */
   judgments?: string;
   options?: ExplainOptions;
 }
@@ -121,7 +121,7 @@ export interface Summary {
 /** How the numbers beside the documents were read, and what said so. */
 export interface Reading {
   numbers: 'none' | 'grade' | 'score';
-  from: 'none' | 'assumed' | 'header' | 'option' | 'run';
+  from: 'none' | 'assumed' | 'header' | 'option' | 'run' | 'json';
 }
 
 export type Explanation =

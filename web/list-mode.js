@@ -219,7 +219,7 @@ function showContext(state, result) {
   list.replaceChildren(...notes);
 }
 
-const READ_FROM = { header: 'its header row', run: 'its TREC run lines', option: 'the setting below', assumed: 'no header row says otherwise' };
+const READ_FROM = { header: 'its header row', run: 'its TREC run lines or run dict', json: 'its JSON keys', option: 'the setting below', assumed: 'no header row says otherwise' };
 
 /** How the numbers beside the documents were read, when there were any, with a way to switch. */
 function readingOf(reading) {

@@ -384,9 +384,10 @@ void Explainer::warn() {
 
   // Warnings that summarise many documents at once.
   const std::string counted =
-      options_.unjudged_grade == 0
-          ? "count as not relevant (gain 0)"
-          : "count as grade " + format_number(options_.unjudged_grade) + " (option unjudgedGrade)";
+      std::string(unjudged_.count == 1 ? "counts" : "count") +
+      (options_.unjudged_grade == 0
+           ? " as not relevant (gain 0)"
+           : " as grade " + format_number(options_.unjudged_grade) + " (option unjudgedGrade)");
   if (unjudged_.count > 0 && !no_match_) {
     if (judgments_ != nullptr) {
       warnings_.add(Source::ranking, unjudged_.first_line, 0,

@@ -1,9 +1,11 @@
 #include "ndcg/input.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <utility>
 
+#include "ndcg/json.hpp"
 #include "ndcg/text.hpp"
 
 namespace ndcg {
@@ -768,6 +770,287 @@ class JudgmentLinesParser {
   bool stopped_ = false;      // kMaxPastedEntries reached
 };
 
+// ---------------------------------------------------------------------------------------------
+// JSON: the shapes Python and JavaScript tools print rankings and judgments in
+
+// The role a JSON key names, as a header row's title does.
+Role key_role(const std::string& key) {
+  return column_role(key);
+}
+
+class JsonInput {
+ public:
+  JsonInput(std::string_view text, Source source, DiagnosticList& errors)
+      : text_(text), source_(source), errors_(errors), cursor_(text) {}
+
+  std::optional<json::Value> parse() {
+    json::Document d = json::parse(text_);
+    if (d.error) {
+      error(d.error->offset, "this JSON cannot be read: " + d.error->message);
+      return std::nullopt;
+    }
+    return std::move(d.value);
+  }
+
+  void error(std::uint32_t offset, std::string message) {
+    const auto place = cursor_.at(offset);
+    errors_.add(source_, place.line, place.column, std::move(message));
+  }
+
+  ColumnCursor::Place place(std::uint32_t offset) { return cursor_.at(offset); }
+
+  // A document id from a JSON string (or a number written as one), checked as text ids are.
+  std::optional<std::string> doc(const json::Value& v) {
+    if (v.kind != json::Value::Kind::string && v.kind != json::Value::Kind::number) {
+      error(v.offset, "a document id must be a string such as \"d1\"");
+      return std::nullopt;
+    }
+    std::string id = normalise_doc_id(v.text);
+    const auto at = place(v.offset);
+    if (!check_doc_id(id, source_, at.line, at.column, false, errors_)) return std::nullopt;
+    return id;
+  }
+
+  std::optional<double> number(const json::Value& v, std::string_view what) {
+    if (v.kind == json::Value::Kind::number) return v.number == 0 ? 0.0 : v.number;
+    if (v.kind == json::Value::Kind::string) {
+      if (auto n = parse_decimal(v.text)) return *n == 0 ? 0.0 : *n;
+    }
+    error(v.offset,
+          std::string(what) + " must be a number, not " +
+              (v.kind == json::Value::Kind::string ? quote(v.text) : std::string("this")));
+    return std::nullopt;
+  }
+
+  // {"q1": {"d1": 3}}: one query of a nested run or qrels dict, or the object itself.
+  const json::Value* single_query(const json::Value& v, std::string_view what) {
+    if (v.kind != json::Value::Kind::object || v.members.empty()) return &v;
+    bool nested = true;
+    for (const auto& [key, member] : v.members)
+      nested = nested && member.kind == json::Value::Kind::object;
+    if (!nested) return &v;
+    if (v.members.size() > 1) {
+      error(v.members[1].second.offset,
+            "this JSON holds " + std::string(what) + " for " + std::to_string(v.members.size()) +
+                " queries; the step-by-step view explains one query, so keep one (or evaluate the "
+                "whole set as TREC files)");
+      return nullptr;
+    }
+    return &v.members.front().second;
+  }
+
+ private:
+  std::string_view text_;
+  Source source_;
+  DiagnosticList& errors_;
+  ColumnCursor cursor_;
+};
+
+// A ranking as JSON: ["d1", "d2"], [3, 2, 3], [["d1", 3], ...], {"d1": 3, ...} (in key order),
+// [{"doc": "d1", "score": 0.5, "grade": 2}, ...], or a run dict {"q1": {"d1": 0.5}} (scores).
+void read_json_ranking(std::string_view text, RankingNumbers numbers, Parsed<RankedList>& out) {
+  JsonInput in(text, Source::ranking, out.errors);
+  const auto root = in.parse();
+  if (!root) return;
+  RankedList& list = out.value;
+  const auto add = [&](RankedEntry entry) {
+    if (list.entries.size() == kMaxPastedEntries) {
+      out.errors.add(Source::ranking, entry.line, entry.doc_column,
+                     "the ranking has more than " + std::to_string(kMaxPastedEntries) +
+                         " documents; the step-by-step view stops here");
+      return false;
+    }
+    list.entries.push_back(std::move(entry));
+    return true;
+  };
+  const auto at = [&](const json::Value& v, RankedEntry& e) {
+    const auto p = in.place(v.offset);
+    e.line = p.line;
+    e.doc_column = p.column;
+  };
+  // A number beside a document: a grade, unless scores are asked for.
+  const auto beside = [&](RankedEntry& e, const json::Value& v) {
+    const auto p = in.place(v.offset);
+    const bool score = numbers == RankingNumbers::score;
+    auto n = in.number(v, score ? "a score" : "a grade");
+    if (!n) return false;
+    (score ? e.score : e.grade) = *n;
+    (score ? e.score_column : e.grade_column) = p.column;
+    return true;
+  };
+  const json::Value* value = &*root;
+  const bool nested_run = value->kind == json::Value::Kind::object && !value->members.empty() &&
+                          value->members.front().second.kind == json::Value::Kind::object;
+  value = in.single_query(*value, "rankings");
+  if (value == nullptr) return;
+  if (value->kind == json::Value::Kind::object) {
+    // {"d1": 3}: documents in the order written, each with its number.
+    list.numbers_from = nested_run                             ? NumbersFrom::run
+                        : numbers == RankingNumbers::automatic ? NumbersFrom::assumed
+                                                               : NumbersFrom::option;
+    for (const auto& [key, member] : value->members) {
+      RankedEntry e;
+      at(member, e);
+      json::Value id;
+      id.kind = json::Value::Kind::string;
+      id.text = key;
+      id.offset = member.offset;
+      auto doc = in.doc(id);
+      if (!doc) continue;
+      e.doc = std::move(doc);
+      if (nested_run) {
+        auto n = in.number(member, "a score");
+        if (!n) continue;
+        e.score = *n;
+        e.score_column = e.doc_column;
+      } else if (!beside(e, member)) {
+        continue;
+      }
+      if (!add(std::move(e))) return;
+    }
+    return;
+  }
+  if (value->kind != json::Value::Kind::array) {
+    in.error(value->offset,
+             "a JSON ranking is an array of document ids, or an object such as {\"d1\": 3}");
+    return;
+  }
+  bool all_numbers = !value->items.empty();
+  for (const json::Value& item : value->items)
+    all_numbers = all_numbers && item.kind == json::Value::Kind::number;
+  if (all_numbers) {
+    list.grades_only = true;
+    for (const json::Value& item : value->items) {
+      RankedEntry e;
+      at(item, e);
+      e.grade = item.number == 0 ? 0.0 : item.number;
+      e.grade_column = e.doc_column;
+      e.doc_column = 0;
+      if (!add(std::move(e))) return;
+    }
+    return;
+  }
+  for (const json::Value& item : value->items) {
+    RankedEntry e;
+    at(item, e);
+    if (item.kind == json::Value::Kind::string) {
+      e.doc = in.doc(item);
+      if (!e.doc) continue;
+    } else if (item.kind == json::Value::Kind::array) {
+      // ["d1", 3]
+      if (item.items.size() != 2) {
+        in.error(item.offset,
+                 "a pair in a JSON ranking is [document, number], such as [\"d1\", 3]");
+        continue;
+      }
+      e.doc = in.doc(item.items[0]);
+      if (!e.doc || !beside(e, item.items[1])) continue;
+      if (list.numbers_from == NumbersFrom::none) {
+        list.numbers_from =
+            numbers == RankingNumbers::automatic ? NumbersFrom::assumed : NumbersFrom::option;
+      }
+    } else if (item.kind == json::Value::Kind::object) {
+      // {"doc": "d1", "score": 0.5, "grade": 2}: the keys say what each number is.
+      list.numbers_from = NumbersFrom::json;
+      bool ok = true;
+      for (const auto& [key, member] : item.members) {
+        switch (key_role(key)) {
+          case Role::doc:
+            e.doc = in.doc(member);
+            ok = ok && e.doc.has_value();
+            break;
+          case Role::score:
+            if (auto n = in.number(member, "a score")) {
+              e.score = *n;
+              e.score_column = in.place(member.offset).column;
+            } else {
+              ok = false;
+            }
+            break;
+          case Role::grade:
+            if (auto n = in.number(member, "a grade")) {
+              e.grade = *n;
+              e.grade_column = in.place(member.offset).column;
+            } else {
+              ok = false;
+            }
+            break;
+          case Role::rank:
+          case Role::other:
+            break;
+        }
+      }
+      if (ok && !e.doc) {
+        in.error(item.offset, "this object names no document: give it a key doc, docid or id");
+        ok = false;
+      }
+      if (!ok) continue;
+    } else {
+      in.error(
+          item.offset,
+          "an item of a JSON ranking is a document id, a [document, number] pair or an object");
+      continue;
+    }
+    if (!add(std::move(e))) return;
+  }
+}
+
+// Judgments as JSON: {"d1": 3}, a qrels dict {"q1": {"d1": 3}}, [["d1", 3], ...] or
+// [{"doc": "d1", "grade": 3}, ...].
+void read_json_judgments(std::string_view text, Parsed<Judgments>& out, JudgmentsBuilder& builder) {
+  JsonInput in(text, Source::judgments, out.errors);
+  const auto root = in.parse();
+  if (!root) return;
+  const json::Value* value = in.single_query(*root, "judgments");
+  if (value == nullptr) return;
+  const auto judge = [&](const json::Value& id, const json::Value& grade) {
+    auto doc = in.doc(id);
+    auto g = in.number(grade, "a grade");
+    if (!doc || !g) return true;
+    const auto p = in.place(grade.offset);
+    return builder.add(std::move(*doc), *g, p.line, p.column);
+  };
+  if (value->kind == json::Value::Kind::object) {
+    for (const auto& [key, member] : value->members) {
+      json::Value id;
+      id.kind = json::Value::Kind::string;
+      id.text = key;
+      id.offset = member.offset;
+      if (!judge(id, member)) return;
+    }
+    return;
+  }
+  if (value->kind != json::Value::Kind::array) {
+    in.error(value->offset,
+             "JSON judgments are an object such as {\"d1\": 3} or an array of pairs");
+    return;
+  }
+  for (const json::Value& item : value->items) {
+    if (item.kind == json::Value::Kind::array && item.items.size() == 2) {
+      if (!judge(item.items[0], item.items[1])) return;
+      continue;
+    }
+    if (item.kind == json::Value::Kind::object) {
+      const json::Value* id = nullptr;
+      const json::Value* grade = nullptr;
+      for (const auto& [key, member] : item.members) {
+        const Role role = key_role(key);
+        if (role == Role::doc) id = &member;
+        if (role == Role::grade) grade = &member;
+      }
+      if (id == nullptr || grade == nullptr) {
+        in.error(item.offset,
+                 "a judgment object needs a document (doc, docid or id) and a grade (grade, rel or "
+                 "relevance)");
+        continue;
+      }
+      if (!judge(*id, *grade)) return;
+      continue;
+    }
+    in.error(item.offset, "a JSON judgment is [document, grade] or an object with doc and grade");
+  }
+}
+
 }  // namespace
 
 bool report_control_character(std::string_view text, Source source, std::uint32_t number,
@@ -786,6 +1069,26 @@ Parsed<RankedList> parse_ranking(std::string_view text, RankingNumbers numbers) 
     Parsed<RankedList> unreadable;
     if (report_unreadable(text, Source::ranking, unreadable.errors)) return unreadable;
   }
+  if (json::looks_like_json(text)) {
+    Parsed<RankedList> out;
+    read_json_ranking(text, numbers, out);
+    // Every document has a score or none has, as for text.
+    const RankedList& list = out.value;
+    const bool any = std::any_of(list.entries.begin(), list.entries.end(),
+                                 [](const RankedEntry& e) { return e.score.has_value(); });
+    const auto missing = std::find_if(list.entries.begin(), list.entries.end(),
+                                      [](const RankedEntry& e) { return !e.score; });
+    if (any && missing != list.entries.end()) {
+      out.errors.add(
+          Source::ranking, missing->line, missing->doc_column,
+          "this document has no score but others have; give every document a score, or none");
+    }
+    out.value.scored = any && missing == list.entries.end();
+    bool numbers_seen = false;
+    for (const RankedEntry& e : list.entries) numbers_seen = numbers_seen || e.score || e.grade;
+    if (!numbers_seen && !list.grades_only) out.value.numbers_from = NumbersFrom::none;
+    return out;
+  }
   RankingParser parser(numbers);
   LineSplitter lines;
   auto on_line = [&](std::string_view line, std::uint32_t number) { parser.line(line, number); };
@@ -797,6 +1100,11 @@ Parsed<RankedList> parse_ranking(std::string_view text, RankingNumbers numbers) 
 Parsed<Judgments> parse_judgments(std::string_view text) {
   Parsed<Judgments> out;
   if (report_unreadable(text, Source::judgments, out.errors)) return out;
+  if (json::looks_like_json(text)) {
+    JudgmentsBuilder builder(out);
+    read_json_judgments(text, out, builder);
+    return out;
+  }
   if (text.find('[') != std::string_view::npos) {
     parse_set_notation(text, out);
     return out;

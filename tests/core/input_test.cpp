@@ -105,3 +105,64 @@ TEST_CASE("a table row of rank and document has no grade") {
     CHECK_FALSE(numeric.errors.empty());
   }
 }
+
+TEST_CASE("JSON: rankings and judgments in the shapes tools print them") {
+  SUBCASE("an array of ids, of [doc, number] pairs, of objects whose keys name the numbers") {
+    const auto ids = parse_ranking(R"(["d3", "d1", "d2"])");
+    REQUIRE(ids.errors.empty());
+    REQUIRE(ids.value.entries.size() == 3);
+    CHECK(*ids.value.entries[1].doc == "d1");
+    CHECK_FALSE(ids.value.entries[1].grade.has_value());
+    const auto pairs = parse_ranking(R"([["d3", 0], ["d1", 3]])");
+    REQUIRE(pairs.errors.empty());
+    CHECK(pairs.value.entries[1].grade == 3);
+    CHECK(pairs.value.numbers_from == NumbersFrom::assumed);
+    const auto objects = parse_ranking(
+        "[{\"doc\": \"d3\", \"score\": 0.9},\n {\"id\": \"d1\", \"score\": 0.5, \"rel\": 2}]");
+    REQUIRE(objects.errors.empty());
+    CHECK(objects.value.scored);
+    CHECK(objects.value.numbers_from == NumbersFrom::json);
+    CHECK(objects.value.entries[1].line == 2);
+    CHECK(objects.value.entries[1].grade == 2);
+  }
+  SUBCASE("an object is documents in the order written; a run dict holds scores of one query") {
+    const auto object = parse_ranking(R"({"d3": 1, "d1": 3})");
+    REQUIRE(object.errors.empty());
+    CHECK(*object.value.entries[0].doc == "d3");
+    CHECK(object.value.entries[0].grade == 1);
+    const auto run = parse_ranking(R"({"q7": {"d3": 0.9, "d1": 0.5}})");
+    REQUIRE(run.errors.empty());
+    CHECK(run.value.scored);
+    CHECK(run.value.numbers_from == NumbersFrom::run);
+    const auto two = parse_ranking(R"({"q7": {"d3": 0.9}, "q8": {"d1": 0.5}})");
+    REQUIRE_FALSE(two.errors.empty());
+    CHECK(two.errors.items()[0].message.find("2 queries") != std::string::npos);
+  }
+  SUBCASE("judgments: an object, a qrels dict, pairs or objects") {
+    for (const char* text :
+         {R"({"d1": 3, "d2": 0})", R"({"q": {"d1": 3, "d2": 0}})", R"([["d1", 3], ["d2", 0]])",
+          R"([{"docid": "d1", "relevance": 3}, {"doc": "d2", "grade": 0}])"}) {
+      const auto j = parse_judgments(text);
+      INFO(text);
+      REQUIRE(j.errors.empty());
+      REQUIRE(j.value.items.size() == 2);
+      CHECK(j.value.find("d1")->grade == 3);
+    }
+  }
+  SUBCASE("errors are located, and set notation and grade vectors are not taken for JSON") {
+    const auto broken = parse_ranking("[\"d1\",\n \"d2\" \"d3\"]");
+    REQUIRE_FALSE(broken.errors.empty());
+    CHECK(broken.errors.items()[0].line == 2);
+    CHECK(broken.errors.items()[0].column == 7);
+    const auto no_doc = parse_judgments(R"([{"grade": 3}])");
+    REQUIRE_FALSE(no_doc.errors.empty());
+    CHECK(no_doc.errors.items()[0].column == 2);
+    CHECK(parse_ranking("[3, 2, 3]").value.grades_only);
+    CHECK(parse_judgments("{ [d1, 3], [d2, 1] }").value.items.size() == 2);
+    std::string deep;
+    for (int i = 0; i < 100; ++i) deep += "{\"a\": ";
+    const auto nested = parse_ranking(deep);
+    REQUIRE_FALSE(nested.errors.empty());
+    CHECK(nested.errors.items()[0].message.find("deeper than 64") != std::string::npos);
+  }
+}

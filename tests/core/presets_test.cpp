@@ -329,7 +329,7 @@ TEST_CASE("conventions: log base, negative gains, unjudged grade") {
     CHECK(r.rows[1].gain == 1);
     bool said = false;
     for (const auto& w : r.warnings)
-      said = said || w.message.find("count as grade 1") != std::string::npos;
+      said = said || w.message.find("counts as grade 1") != std::string::npos;
     CHECK(said);
   }
   SUBCASE("an unjudged document gains 0 even when a custom map gives grade 0 a gain") {

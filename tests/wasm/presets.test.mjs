@@ -124,3 +124,16 @@ test('compareConventions names what makes trec_eval and scikit-learn differ on t
   assert.equal(bad.ok, false);
   assert.equal(bad.errors[0].source, 'options');
 });
+
+test('the example as JSON, the way Python tools print it, gives the same values', () => {
+  const { example } = PRESETS;
+  const ranking = '[{"doc": "d3", "score": 0.9}, {"doc": "d1", "score": 0.5}, {"doc": "d2", "score": 0.5}]';
+  const judgments = '{"d1": 3, "d2": 2, "d3": 0, "d4": 1}';
+  for (const [preset, wanted] of Object.entries(example.expect)) {
+    const r = calc.explain({ ranking, judgments, options: { preset } });
+    assert.equal(roundTo(r.summary.ndcgAtK, 4), wanted, preset);
+    assert.deepEqual(r.reading, { numbers: 'score', from: 'json' });
+  }
+  const run = calc.explain({ ranking: '{"q1": {"d3": 0.9, "d1": 0.5, "d2": 0.5}}', judgments: '{"q1": {"d1": 3, "d2": 2, "d3": 0, "d4": 1}}', options: { preset: 'trec_eval' } });
+  assert.equal(roundTo(run.summary.ndcgAtK, 4), example.expect.trec_eval);
+});

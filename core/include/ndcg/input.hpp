@@ -32,7 +32,8 @@ enum class NumbersFrom : std::uint8_t {
   assumed,  // "doc number" lines without a header: read as grades (RankingNumbers::automatic)
   header,   // a header row named the column ("doc,score", "doc grade")
   option,   // RankingNumbers::grade or ::score
-  run,      // TREC run lines "qid Q0 doc rank score tag": the fifth field is a score
+  run,      // TREC run lines "qid Q0 doc rank score tag", or a JSON run dict: scores
+  json,     // JSON objects whose keys name the numbers ({"doc": "d1", "score": 0.5})
 };
 
 struct RankedList {
@@ -97,6 +98,10 @@ bool report_control_character(std::string_view line, Source source, std::uint32_
 // score"; the columns in any order) maps every row by it; TREC run lines "qid Q0 doc rank score
 // tag" (one query) carry a score; with RankingNumbers::score a "doc number" line's number is a
 // score. Either every document has a score or none has (error at the first line without one).
+//
+// JSON (json.hpp, when the text opens like it): ["d1", "d2"], [3, 2, 3], [["d1", 3], ...],
+// {"d1": 3, ...} in key order, [{"doc": "d1", "score": 0.5, "grade": 2}, ...] (keys as header
+// titles name the numbers), or a run dict {"q1": {"d1": 0.5}} (scores; one query).
 Parsed<RankedList> parse_ranking(std::string_view text,
                                  RankingNumbers numbers = RankingNumbers::automatic);
 
@@ -104,7 +109,9 @@ Parsed<RankedList> parse_ranking(std::string_view text,
 //   * the lecture's set notation "R = { [d_3, 3], [d_5, 3], ... }" (pairs in square brackets);
 //   * lines "doc grade" (tab, comma or white space between), or TREC qrels lines
 //     "query iteration doc grade"; all qrels lines must name the same query.
-// A header row of column titles ("doc,grade", "query iter docno rel") is skipped.
+// A header row of column titles ("doc,grade", "query iter docno rel") is skipped. JSON:
+// {"d1": 3}, a qrels dict {"q1": {"d1": 3}} (one query), [["d1", 3], ...] or
+// [{"doc": "d1", "grade": 3}, ...], errors located at the value.
 // Errors: a grade that is not a number, a wrong field count, conflicting grades for one
 // document (both lines named), more than one query, text outside the pairs of set notation other
 // than "Name = {", "}", commas, '$' and white space, ids as for parse_ranking, the same size
