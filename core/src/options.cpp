@@ -247,6 +247,18 @@ const std::vector<Preset>& presets() {
        "microsoft/LightGBM, src/metric/dcg_calculator.cpp (label_gain 2^i - 1, discount "
        "1 / log2(2 + i), std::stable_sort by score, the ideal from the query's own labels) and "
        "src/metric/rank_metric.hpp (a query without relevant documents scores 1)"},
+      {"xgboost", "XGBoost ndcg@k",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=input;"
+       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=1",
+       "dmlc/xgboost, src/metric/rank_metric.cc (ndcg: 2^label - 1 with ndcg_exp_gain, the default; "
+       "the ideal from the group's labels; a group without relevant documents scores 1, 0 with "
+       "ndcg-) as tests/cpp/metric/test_rank_metric.cc checks it"},
+      {"elasticsearch", "Elasticsearch rank_eval dcg (normalize: true)",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
+       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "elastic/elasticsearch, modules/rank-eval DiscountedCumulativeGain.java: 2^rating - 1 over "
+       "log2(rank + 1), the ideal from every rated document cut at k (10 by default), hits in "
+       "the order returned, unrated hits counting 0 unless unknown_doc_rating gives a rating"},
       {"lecture", "Lecture (COMP3009J)",
        "gain=linear;discount=jarvelin-kekalainen;base=2;ideal=judgments;idealDepth=cut;"
        "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
