@@ -250,7 +250,8 @@ const std::vector<Preset>& presets() {
       {"xgboost", "XGBoost ndcg@k",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=input;"
        "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=1",
-       "dmlc/xgboost, src/metric/rank_metric.cc (ndcg: 2^label - 1 with ndcg_exp_gain, the default; "
+       "dmlc/xgboost, src/metric/rank_metric.cc (ndcg: 2^label - 1 with ndcg_exp_gain, the "
+       "default; "
        "the ideal from the group's labels; a group without relevant documents scores 1, 0 with "
        "ndcg-) as tests/cpp/metric/test_rank_metric.cc checks it"},
       {"elasticsearch", "Elasticsearch rank_eval dcg (normalize: true)",

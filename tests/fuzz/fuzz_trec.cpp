@@ -1,4 +1,5 @@
-// libFuzzer: a whole TREC evaluation: measures (one a line), qrels and run, separated by NUL;
+// libFuzzer: a whole TREC evaluation: measures and flags (one a line: -lN, -c, -eQID,
+// -oNAME=VALUE for a convention), qrels and run, separated by NUL;
 // the output formatted as trec_eval's text, and one query explained step by step.
 #include <cstdint>
 #include <string>
@@ -20,6 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       options.average_complete = true;
     } else if (name.rfind("-e", 0) == 0) {
       options.explain_query.assign(name.substr(2));
+    } else if (name.rfind("-o", 0) == 0) {
+      // A convention, "-opreset=sklearn" or "-oties=average", as ndcg-calc -o takes it.
+      const std::string_view pair = name.substr(2);
+      const std::size_t eq = pair.find('=');
+      if (eq != std::string_view::npos) {
+        (void)ndcg::trec::set_eval_option(options, pair.substr(0, eq), pair.substr(eq + 1));
+      }
     } else {
       (void)ndcg::trec::add_measure(options, name);
     }

@@ -1,5 +1,6 @@
 // Writes the fuzzers' seed inputs, one directory per target, from the cases every test layer
-// shares: tests/vectors, tests/trec and tests/bad-input (inputs up to 64 KB).
+// shares: tests/vectors (cases, presets and working), tests/trec and tests/bad-input (inputs up
+// to 64 KB).
 // Usage: node tests/fuzz/seeds.mjs OUT_DIR
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ const TESTS = fileURLToPath(new URL('..', import.meta.url));
 const out = process.argv[2];
 const MAX = 64 * 1024;
 const encoder = new TextEncoder();
-const seeds = { ranking: [], judgments: [], options: [], qrels: [], run: [], trec: [], explain: [] };
+const seeds = { ranking: [], judgments: [], options: [], qrels: [], run: [], trec: [], explain: [], working: [] };
 
 const bytes = (value) => (typeof value === 'string' ? encoder.encode(value) : value);
 const joined = (...parts) => {
@@ -26,8 +27,20 @@ const joined = (...parts) => {
 };
 const optionPieces = (options) => Object.entries(options ?? {}).flatMap(([k, v]) => [k, typeof v === 'object' ? Object.entries(v).map(([g, x]) => `${g}=${x}`).join(',') : String(v)]);
 
+const optionLines = (options) => optionPieces(options).reduce((s, x, i) => s + (i % 2 ? `=${x}\n` : x), '');
 for (const file of readdirSync(join(TESTS, 'vectors')).filter((f) => f.endsWith('.json'))) {
-  for (const c of JSON.parse(readFileSync(join(TESTS, 'vectors', file), 'utf8')).cases) {
+  const vectors = JSON.parse(readFileSync(join(TESTS, 'vectors', file), 'utf8'));
+  // working.json: someone's working beside the inputs; presets.json: each library's values.
+  for (const c of vectors.checks ?? []) {
+    seeds.working.push(joined(c.ranking, c.judgments, optionLines(c.options), c.working));
+  }
+  for (const p of vectors.presets ?? []) {
+    for (const v of p.values.filter((value) => value.ranking !== undefined)) {
+      seeds.explain.push(joined(v.ranking, v.judgments, optionLines({ ...v.options, preset: p.name })));
+      seeds.working.push(joined(v.ranking, v.judgments, optionLines({ preset: p.name }), 'DCG = (1, 1.5, 2.25)'));
+    }
+  }
+  for (const c of vectors.cases ?? []) {
     seeds.ranking.push(c.ranking ?? '');
     seeds.judgments.push(c.judgments ?? '');
     seeds.options.push(joined(...optionPieces(c.options)));
@@ -48,6 +61,11 @@ for (const c of manifest.cases) {
     else if (c.args[i] === '-c') measures.push('-c');
   }
   seeds.trec.push(joined(measures.join('\n'), qrels, run));
+}
+// The trec_eval test files under each library's conventions.
+for (const preset of ['sklearn', 'gdeval', 'lightgbm']) {
+  const c = manifest.cases[0];
+  seeds.trec.push(joined(['ndcg', 'ndcg_cut.5,10', `-opreset=${preset}`, '-oties=average'].join('\n'), readFileSync(join(trecDir, c.qrels)), readFileSync(join(trecDir, c.run))));
 }
 for (const c of manifest.errors) seeds.trec.push(joined((c.args ?? []).filter((a) => a !== '-m').join('\n'), c.qrelsText, c.runText));
 for (const c of JSON.parse(readFileSync(join(TESTS, 'bad-input', 'cases.json'), 'utf8')).cases) {
