@@ -830,13 +830,13 @@ class JsonInput {
       nested = nested && member.kind == json::Value::Kind::object;
     if (!nested) return &v;
     if (v.members.size() > 1) {
-      error(v.members[1].second.offset,
+      error(v.members[1].value.offset,
             "this JSON holds " + std::string(what) + " for " + std::to_string(v.members.size()) +
                 " queries; the step-by-step view explains one query, so keep one (or evaluate the "
                 "whole set as TREC files)");
       return nullptr;
     }
-    return &v.members.front().second;
+    return &v.members.front().value;
   }
 
  private:
@@ -880,7 +880,7 @@ void read_json_ranking(std::string_view text, RankingNumbers numbers, Parsed<Ran
   };
   const json::Value* value = &*root;
   const bool nested_run = value->kind == json::Value::Kind::object && !value->members.empty() &&
-                          value->members.front().second.kind == json::Value::Kind::object;
+                          value->members.front().value.kind == json::Value::Kind::object;
   value = in.single_query(*value, "rankings");
   if (value == nullptr) return;
   if (value->kind == json::Value::Kind::object) {

@@ -97,7 +97,7 @@ class Reader {
       skip_space();
       Value member;
       if (!read_value(member, depth + 1)) return false;
-      v.members.emplace_back(std::move(key), std::move(member));
+      v.members.push_back(Member{std::move(key), std::move(member)});
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -276,7 +276,7 @@ Document parse(std::string_view text) {
       static void apply(Value& v, std::uint32_t by) {
         v.offset += by;
         for (Value& item : v.items) apply(item, by);
-        for (auto& [key, member] : v.members) apply(member, by);
+        for (Member& m : v.members) apply(m.value, by);
       }
     };
     if (bom) Shift::apply(*d.value, static_cast<std::uint32_t>(bom));

@@ -17,15 +17,22 @@ namespace ndcg::json {
 
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
+struct Member;
+
 struct Value {
   enum class Kind : std::uint8_t { null, boolean, number, string, array, object };
   Kind kind = Kind::null;
   bool boolean = false;
   double number = 0;
-  std::string text;                                    // a string, or a number as written
-  std::vector<Value> items;                            // an array's
-  std::vector<std::pair<std::string, Value>> members;  // an object's, in the order written
-  std::uint32_t offset = 0;                            // byte offset of the value in the text
+  std::string text;             // a string, or a number as written
+  std::vector<Value> items;     // an array's
+  std::vector<Member> members;  // an object's, in the order written
+  std::uint32_t offset = 0;     // byte offset of the value in the text
+};
+
+struct Member {
+  std::string key;
+  Value value;
 };
 
 struct Error {
