@@ -11,6 +11,7 @@ ctest --test-dir build/native --output-on-failure
 bash scripts/build.sh sanitize
 ctest --test-dir build/sanitize --output-on-failure
 bash scripts/build.sh wasm
-node --test tests/wasm/ tests/web/
+# Two test files at a time: Node runs one at a time on a two-core machine by default.
+node --test --test-concurrency=2 tests/wasm/ tests/web/
 bash scripts/build.sh page
 npx playwright test
