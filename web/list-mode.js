@@ -166,9 +166,16 @@ function showContext(state, result) {
   for (const button of document.querySelectorAll('button.preset')) {
     button.setAttribute('aria-pressed', String(active && button.dataset.preset === example.id));
   }
-  $('active-context').replaceChildren(
-    active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
-    ' — ', describeConventions(state), '.', readingOf(result.reading));
+  // Rebuilt only when its words change: a button rebuilt between mousedown and mouseup (an
+  // update scheduled by the last keystroke) would swallow the click.
+  const context = $('active-context');
+  const contextKey = `${active ? example.label : ''}\u0000${describeConventions(state)}\u0000${JSON.stringify(result.reading ?? null)}`;
+  if (context.dataset.key !== contextKey) {
+    context.dataset.key = contextKey;
+    context.replaceChildren(
+      active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
+      ' — ', describeConventions(state), '.', readingOf(result.reading));
+  }
   showPresetNote(active ? example : null);
 
   const notes = [];
