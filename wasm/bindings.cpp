@@ -279,14 +279,7 @@ val presets() {
     item.set("name", std::string(list[i].name));
     item.set("label", std::string(list[i].label));
     val options = val::object();
-    std::string_view rest = list[i].options;
-    while (!rest.empty()) {
-      const std::size_t end = std::min(rest.find(';'), rest.size());
-      const std::string_view pair = rest.substr(0, end);
-      rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
-      const std::size_t eq = pair.find('=');
-      options.set(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
-    }
+    for (const ndcg::OptionValue& v : ndcg::preset_values(list[i])) options.set(v.name, v.value);
     item.set("options", options);
     item.set("citation", std::string(list[i].citation));
     out.set(i, item);

@@ -1,7 +1,7 @@
 // Check my working: the person's own values (calc.checkWorking) beside the calculation's, each
 // value marked, and what the differences come from. The core compares; this module shows.
 import { el, formatNumber } from './format.js';
-import { renderDiagnostics } from './render.js';
+import { renderDiagnostics, selectLine } from './render.js';
 import { patchRows, setHeader } from './table.js';
 
 const $ = (id) => document.getElementById(id);
@@ -10,15 +10,6 @@ const COLUMNS = [
   { field: 'rank', className: 'num' }, { field: 'theirs', className: 'num' }, { field: 'ours', className: 'num' },
   { field: 'verdict', className: 'verdict' },
 ];
-
-/** Selects the working's line of a diagnostic. */
-function selectLine(textarea, line) {
-  const lines = textarea.value.split(/\r\n|\r|\n/);
-  let start = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
-  textarea.focus();
-  textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
-}
 
 /** The check of the working in `state` against `request` ({ ranking, judgments, options }). */
 export function renderCheck(calc, request, state, d) {

@@ -7,7 +7,7 @@ import { EXPORTS, downloadText } from './export.js';
 import { el } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import {
-  ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps,
+  ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps, selectLine,
 } from './render.js';
 import {
   DEFAULT_SETTINGS, SETTING_NAMES, encodeState, forgetPreviousState, loadState, previousState, saveState,
@@ -125,14 +125,6 @@ function optionsOf(state) {
     unjudgedGrade: state.unjudgedGrade.trim() === '' ? undefined : state.unjudgedGrade,
     roundBeforeDividing: state.roundLikeSlide ? state.decimals : undefined,
   };
-}
-
-function selectLine(textarea, line) {
-  const lines = textarea.value.split(/\r\n|\r|\n/);
-  let start = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
-  textarea.focus();
-  textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
 }
 
 function showDiagnostics(errors, warnings) {

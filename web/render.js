@@ -263,6 +263,15 @@ export function renderFormulas(node, d, settings) {
       settings.idealDepth === 'whole' ? ' IDCG@k counts the whole ideal ranking (trec_eval’s ndcg).' : ''));
 }
 
+/** Selects line `line` (1-based) of a textarea, where a diagnostic points. */
+export function selectLine(textarea, line) {
+  const lines = textarea.value.split(/\r\n|\r|\n/);
+  let start = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+  textarea.focus();
+  textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
+}
+
 export function renderDiagnostics(list, diagnostics, onSelect) {
   list.replaceChildren(...diagnostics.map((d) => {
     const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';

@@ -671,11 +671,7 @@ WorkingCheck check_working(std::string_view ranking_text, std::string_view judgm
     return out;
   }
   Options current;
-  for (const bool preset : {true, false}) {
-    for (const OptionValue& v : option_values) {
-      if ((v.name == "preset") == preset) set_option(current, v.name, v.value);
-    }
-  }
+  set_options(current, option_values);  // valid: the explanation above accepted them
   for (const WorkingColumn& c : working.value) {
     ColumnChecker checker(ranking_text, judgments_text, option_values, e, c,
                           c.quantity.value_or(chosen.value_or(Quantity::dcg)));

@@ -7,20 +7,6 @@
 namespace ndcg {
 namespace {
 
-// The options of a preset, in the order its definition lists them.
-std::vector<OptionValue> preset_options(const Preset& preset) {
-  std::vector<OptionValue> out;
-  std::string_view rest = preset.options;
-  while (!rest.empty()) {
-    const std::size_t end = std::min(rest.find(';'), rest.size());
-    const std::string_view pair = rest.substr(0, end);
-    rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
-    const std::size_t eq = pair.find('=');
-    out.push_back({std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1))});
-  }
-  return out;
-}
-
 // Options that describe the input or the cut-off rather than a library's conventions: they
 // apply under every preset.
 bool applies_to_every_preset(const std::string& name) {
@@ -73,9 +59,12 @@ ConventionsComparison compare_conventions(std::string_view ranking_text,
 
   out.first.assign(first);
   out.second.assign(second);
-  const std::vector<OptionValue> a = preset_options(*find_preset(first));
-  const std::vector<OptionValue> b = preset_options(*find_preset(second));
-  const Explanation base = explain_with(a);
+  const std::vector<OptionValue> a = preset_values(*find_preset(first));
+  const std::vector<OptionValue> b = preset_values(*find_preset(second));
+  // The first preset's own result, computed with the others above.
+  const PresetResult& base =
+      *std::find_if(out.presets.begin(), out.presets.end(),
+                    [&](const PresetResult& p) { return p.preset == first; });
   for (const OptionValue& option : a) {
     const auto other = std::find_if(b.begin(), b.end(),
                                     [&](const OptionValue& v) { return v.name == option.name; });

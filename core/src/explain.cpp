@@ -71,15 +71,7 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const std::vector<OptionValue>& option_values) {
   Options options;
-  DiagnosticList errors;
-  for (const bool preset : {true, false}) {
-    for (const OptionValue& option : option_values) {
-      if ((option.name == "preset") != preset) continue;
-      if (auto error = set_option(options, option.name, option.value)) {
-        errors.add(std::move(*error));
-      }
-    }
-  }
+  DiagnosticList errors = set_options(options, option_values);
   if (errors.empty()) return explain(ranking_text, judgments_text, options);
   errors.append(parse_ranking(ranking_text).errors);
   errors.append(parse_judgments(judgments_text).errors);

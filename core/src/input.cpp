@@ -773,11 +773,6 @@ class JudgmentLinesParser {
 // ---------------------------------------------------------------------------------------------
 // JSON: the shapes Python and JavaScript tools print rankings and judgments in
 
-// The role a JSON key names, as a header row's title does.
-Role key_role(const std::string& key) {
-  return column_role(key);
-}
-
 class JsonInput {
  public:
   JsonInput(std::string_view text, Source source, DiagnosticList& errors)
@@ -953,27 +948,25 @@ void read_json_ranking(std::string_view text, RankingNumbers numbers, Parsed<Ran
       // {"doc": "d1", "score": 0.5, "grade": 2}: the keys say what each number is.
       list.numbers_from = NumbersFrom::json;
       bool ok = true;
+      // A number under a "score" or "grade" key, with its column.
+      const auto read = [&](const json::Value& member, std::string_view what,
+                            std::optional<double>& into, std::uint32_t& column) {
+        into = in.number(member, what);
+        column = in.place(member.offset).column;
+        ok = ok && into.has_value();
+      };
       for (const auto& [key, member] : item.members) {
-        switch (key_role(key)) {
+        // The keys name the numbers as a header row's titles do.
+        switch (column_role(key)) {
           case Role::doc:
             e.doc = in.doc(member);
             ok = ok && e.doc.has_value();
             break;
           case Role::score:
-            if (auto n = in.number(member, "a score")) {
-              e.score = *n;
-              e.score_column = in.place(member.offset).column;
-            } else {
-              ok = false;
-            }
+            read(member, "a score", e.score, e.score_column);
             break;
           case Role::grade:
-            if (auto n = in.number(member, "a grade")) {
-              e.grade = *n;
-              e.grade_column = in.place(member.offset).column;
-            } else {
-              ok = false;
-            }
+            read(member, "a grade", e.grade, e.grade_column);
             break;
           case Role::rank:
           case Role::other:
@@ -1034,7 +1027,7 @@ void read_json_judgments(std::string_view text, Parsed<Judgments>& out, Judgment
       const json::Value* id = nullptr;
       const json::Value* grade = nullptr;
       for (const auto& [key, member] : item.members) {
-        const Role role = key_role(key);
+        const Role role = column_role(key);
         if (role == Role::doc) id = &member;
         if (role == Role::grade) grade = &member;
       }

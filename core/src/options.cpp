@@ -275,6 +275,19 @@ const Preset* find_preset(std::string_view name) {
   return nullptr;
 }
 
+std::vector<OptionValue> preset_values(const Preset& preset) {
+  std::vector<OptionValue> out;
+  std::string_view rest = preset.options;
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find(';'), rest.size());
+    const std::string_view pair = rest.substr(0, end);
+    rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
+    const std::size_t eq = pair.find('=');
+    out.push_back({std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1))});
+  }
+  return out;
+}
+
 std::optional<Diagnostic> apply_preset(Options& options, std::string_view name) {
   const Preset* preset = find_preset(name);
   if (preset == nullptr) {
@@ -283,16 +296,17 @@ std::optional<Diagnostic> apply_preset(Options& options, std::string_view name) 
     return option_error("preset", "unknown preset " + quote(name) + "; the presets are " + names);
   }
   Options next = options;
-  std::string_view rest = preset->options;
-  while (!rest.empty()) {
-    const std::size_t end = std::min(rest.find(';'), rest.size());
-    const std::string_view pair = rest.substr(0, end);
-    rest = end < rest.size() ? rest.substr(end + 1) : std::string_view{};
-    const std::size_t eq = pair.find('=');
-    if (auto error = set_option(next, pair.substr(0, eq), pair.substr(eq + 1))) return error;
+  for (const OptionValue& v : preset_values(*preset)) {
+    if (auto error = set_option(next, v.name, v.value)) return error;
   }
   options = std::move(next);
   return std::nullopt;
+}
+
+DiagnosticList set_options(Options& options, const std::vector<OptionValue>& values) {
+  return set_in_preset_order(values, [&](std::string_view name, std::string_view value) {
+    return set_option(options, name, value);
+  });
 }
 
 std::optional<double> gain_of(double grade, const Options& options) {

@@ -418,14 +418,9 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
 }
 
 DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionValue>& values) {
-  DiagnosticList errors;
-  for (const bool preset : {true, false}) {
-    for (const OptionValue& v : values) {
-      if ((v.name == "preset") != preset) continue;
-      if (auto e = set_eval_option(options, v.name, v.value)) errors.add(std::move(*e));
-    }
-  }
-  return errors;
+  return set_in_preset_order(values, [&](std::string_view name, std::string_view value) {
+    return set_eval_option(options, name, value);
+  });
 }
 
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw) {

@@ -3,8 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "ndcg/options.hpp"
 
 namespace ndcg::fuzz {
 
@@ -24,6 +27,22 @@ inline std::vector<std::string_view> pieces(const std::uint8_t* data, std::size_
   out.push_back(rest);
   out.resize(count);
   return out;
+}
+
+// Options written "name=value" a line (lines without '=' are left out).
+inline std::vector<OptionValue> option_lines(std::string_view lines) {
+  std::vector<OptionValue> options;
+  while (!lines.empty()) {
+    const std::size_t end = lines.find('\n');
+    const std::string_view line = lines.substr(0, end);
+    const std::size_t eq = line.find('=');
+    if (eq != std::string_view::npos) {
+      options.push_back({std::string(line.substr(0, eq)), std::string(line.substr(eq + 1))});
+    }
+    if (end == std::string_view::npos) break;
+    lines.remove_prefix(end + 1);
+  }
+  return options;
 }
 
 // Feeds `text` to a reader in chunks whose sizes come from the text itself, so that lines split

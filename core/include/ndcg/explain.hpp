@@ -97,12 +97,6 @@ struct Explanation {
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const Options& options);
 
-// One option as text, the way the JS API, the command line and presets hand them over.
-struct OptionValue {
-  std::string name;
-  std::string value;
-};
-
 // Applies `option_values` on top of the defaults (set_option): a preset first, then the others
 // in order, so an option given beside a preset overrides it. Then explains. Invalid
 // options make the result ok == false; the texts are still parsed so that every error of the

@@ -87,6 +87,15 @@ struct Preset {
   std::string_view citation;  // the definition followed: a file of the library, or a paper
 };
 
+// One option as text, the way the JS API, the command line and presets hand them over.
+struct OptionValue {
+  std::string name;
+  std::string value;
+};
+
+// A preset's option values, in the order its definition lists them.
+std::vector<OptionValue> preset_values(const Preset& preset);
+
 // Every preset, in the order a user interface lists them.
 const std::vector<Preset>& presets();
 const Preset* find_preset(std::string_view name);
@@ -113,6 +122,24 @@ std::optional<Diagnostic> apply_preset(Options& options, std::string_view name);
 // the name is unknown or the value is invalid; `options` is then unchanged.
 std::optional<Diagnostic> set_option(Options& options, std::string_view name,
                                      std::string_view value);
+
+// Calls `set(name, value)` (returning std::optional<Diagnostic>) for every value: a preset first,
+// then the others in order, so that an option given beside a preset overrides it, wherever it
+// stands. Returns the errors. Shared by explain's options and TREC evaluation's.
+template <class Set>
+DiagnosticList set_in_preset_order(const std::vector<OptionValue>& values, Set&& set) {
+  DiagnosticList errors;
+  for (const bool preset : {true, false}) {
+    for (const OptionValue& v : values) {
+      if ((v.name == "preset") != preset) continue;
+      if (auto error = set(v.name, v.value)) errors.add(std::move(*error));
+    }
+  }
+  return errors;
+}
+
+// set_in_preset_order with set_option.
+DiagnosticList set_options(Options& options, const std::vector<OptionValue>& values);
 
 // Gain of a grade under `options`. Returns nullopt when the gain is undefined: a custom map that
 // lacks the grade, or an exponential gain that overflows a double (grades above 1023).
