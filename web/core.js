@@ -12,4 +12,4 @@ export { coreSource, coreWasm };
 /** A URL the page and its workers can import the core module from. */
 export const coreUrl = moduleUrl(coreSource);
 
-export const loadCalculator = async () => loadFrom(coreUrl, await inflateWasm(coreWasm));
+export const loadCalculator = () => loadFrom(coreUrl, inflateWasm(coreWasm));

@@ -66,13 +66,15 @@ function postHeight() {
 }
 
 async function main() {
+  // The core loads (inflating, importing, compiling) while the controls are set up.
+  const loading = loadCalculator();
   setUpModes();
   setUpTrecMode();
   const listMode = setUpListMode();
   postHeight();
   let calc;
   try {
-    calc = await loadCalculator();
+    calc = await loading;
   } catch (error) {
     listMode.fail(`The calculator could not start in this browser (${error.message}). It needs WebAssembly.`);
     return;

@@ -52,7 +52,7 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'evaluate') return;
   paced = data.paced === true;
   try {
-    calculator ??= await loadCalculator(moduleUrl(data.coreSource), await inflateWasm(data.coreWasm));
+    calculator ??= await loadCalculator(moduleUrl(data.coreSource), inflateWasm(data.coreWasm));
     const sizes = { qrels: data.qrels.size ?? data.qrels.length, run: data.run.size ?? data.run.length };
     let lastPost = 0;
     const result = await calculator.evaluateStreams({

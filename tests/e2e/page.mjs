@@ -13,27 +13,28 @@ export async function openPage(page, { hash = '', search = '' } = {}) {
   return problems;
 }
 
-/** Sets the controls to a vector's options, through the page's own controls. */
+/**
+ * Sets the controls to a vector's options, through the page's own controls. The page must show
+ * its defaults (as after opening it or "New calculation"): only the controls whose value differs
+ * are touched, as a person would.
+ */
 export async function setOptions(page, options) {
   const o = { gain: 'linear', discount: 'log2(rank+1)', base: 2, ideal: 'judgments', idealDepth: 'cut', k: '', ndcgWhenIdcgZero: 0, ...options };
   if (typeof o.gain === 'object') {
     await page.selectOption('#gain', 'custom');
     await page.fill('#gain-map', Object.entries(o.gain).map(([g, v]) => `${g}=${v}`).join(', '));
-  } else {
+  } else if (o.gain !== 'linear') {
     await page.selectOption('#gain', o.gain);
   }
-  await page.selectOption('#discount', o.discount);
-  if (o.discount === 'jarvelin-kekalainen') await page.fill('#base', String(o.base));
-  await page.selectOption('#ideal', o.ideal);
-  await page.selectOption('#ideal-depth', o.idealDepth);
-  await page.fill('#k', String(o.k ?? ''));
-  await page.selectOption('#zero', String(o.ndcgWhenIdcgZero));
+  if (o.discount !== 'log2(rank+1)') await page.selectOption('#discount', o.discount);
+  if (o.discount === 'jarvelin-kekalainen' && String(o.base) !== '2') await page.fill('#base', String(o.base));
+  if (o.ideal !== 'judgments') await page.selectOption('#ideal', o.ideal);
+  if (o.idealDepth !== 'cut') await page.selectOption('#ideal-depth', o.idealDepth);
+  if (String(o.k ?? '') !== '') await page.fill('#k', String(o.k));
+  if (String(o.ndcgWhenIdcgZero) !== '0') await page.selectOption('#zero', String(o.ndcgWhenIdcgZero));
   if (o.roundBeforeDividing !== undefined) {
     await page.fill('#decimals', String(o.roundBeforeDividing));
     await page.check('#round-like-slide');
-  } else {
-    await page.fill('#decimals', '4');
-    await page.uncheck('#round-like-slide');
   }
 }
 
