@@ -24,7 +24,8 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
                    Bpref); repeat it for more. Default: map P.5,10 ndcg ndcg_cut.10 recip_rank bpref
   --preset NAME    compute ndcg and ndcg_cut as a library does: trec_eval, trec_eval-ndcg_cut,
                    sklearn, torchmetrics, ranx, ranx-burges, ir_measures, gdeval, lightgbm,
-                   xgboost, elasticsearch, lecture (ties, gain, ideal, ...; see the README)
+                   xgboost, tf-ranking, spark, elasticsearch, ntcir, lecture (ties, gain,
+                   ideal, ...; see the README)
   -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
                    ideal, ties, negativeGains, unjudgedGrade, ndcgWhenIdcgZero
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)

@@ -15,7 +15,7 @@ export interface Diagnostic {
 }
 
 /** The libraries and sources whose conventions one option sets (see `Calculator.presets()`). */
-export type PresetName = 'trec_eval' | 'trec_eval-ndcg_cut' | 'sklearn' | 'torchmetrics' | 'ranx' | 'ranx-burges' | 'ir_measures' | 'gdeval' | 'lightgbm' | 'xgboost' | 'elasticsearch' | 'lecture';
+export type PresetName = 'trec_eval' | 'trec_eval-ndcg_cut' | 'sklearn' | 'torchmetrics' | 'ranx' | 'ranx-burges' | 'ir_measures' | 'gdeval' | 'lightgbm' | 'xgboost' | 'tf-ranking' | 'spark' | 'elasticsearch' | 'ntcir' | 'lecture';
 
 /** The conventions NDCG depends on; tools differ in these, and a preset sets them all as one does. */
 export interface Conventions {

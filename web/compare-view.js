@@ -53,7 +53,9 @@ export function renderCompare(calc, request, d) {
   const table = $('compare-table');
   setHeader(table, [`NDCG@${k}, DCG@${k} and IDCG@${k} of this ranking under each library’s conventions`],
     [['Conventions'], [`NDCG@${k}`], [`DCG@${k}`], [`IDCG@${k}`]]);
-  const rows = [{ ...r.asGiven, label: 'As set above' }, ...r.presets.map((p) => ({ ...p, label: labelOf(p.preset) }))];
+  // The table names each library in full; the chart, beside it, by the preset's short name.
+  const rows = [{ ...r.asGiven, label: 'As set above', short: 'as set above' },
+    ...r.presets.map((p) => ({ ...p, label: labelOf(p.preset), short: p.preset }))];
   const patched = patchRows(table.tBodies[0], rows.length, COLUMNS);
   rows.forEach((row, i) => {
     const p = patched[i];
@@ -90,7 +92,7 @@ function renderEffects(r, d) {
 }
 
 const BAR_HEIGHT = 26;
-const PAD = { left: 190, right: 56, top: 8, bottom: 30 };
+const PAD = { left: 150, right: 56, top: 8, bottom: 30 };
 
 /** NDCG@k per row as horizontal bars on a 0–1 axis. */
 function renderBars(container, rows, k, d) {
@@ -112,7 +114,7 @@ function renderBars(container, rows, k, d) {
   rows.forEach((row, i) => {
     const y = pad.top + i * BAR_HEIGHT;
     const w = Math.max(0, Math.min(1, row.ndcgAtK)) * plotW;
-    root.append(svg('text', { x: pad.left - 8, y: y + BAR_HEIGHT / 2 + 4, 'text-anchor': 'end' }, row.label));
+    root.append(svg('text', { x: pad.left - 8, y: y + BAR_HEIGHT / 2 + 4, 'text-anchor': 'end' }, row.short));
     root.append(svg('rect', { x: pad.left, y: y + 4, width: w, height: BAR_HEIGHT - 8, class: i === 0 ? 'bar as-set' : 'bar' }));
     root.append(svg('text', { x: pad.left + w + 6, y: y + BAR_HEIGHT / 2 + 4 }, formatNumber(row.ndcgAtK, d.ndcgDecimals)));
   });

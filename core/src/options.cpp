@@ -254,6 +254,26 @@ const std::vector<Preset>& presets() {
        "default; "
        "the ideal from the group's labels; a group without relevant documents scores 1, 0 with "
        "ndcg-) as tests/cpp/metric/test_rank_metric.cc checks it"},
+      {"tf-ranking", "TF-Ranking NDCGMetric",
+       "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
+       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "tensorflow/ranking, tensorflow_ranking/python/metrics_impl.py (NDCGMetric: 2^label - 1 "
+       "over log2(rank + 1), the ideal from the list's own labels, both cut at topn) and "
+       "utils.py (sort_by_scores shuffles tied scores at random: averaging tied gains gives "
+       "the mean over those shuffles)"},
+      {"spark", "Spark MLlib RankingMetrics.ndcgAt",
+       "gain=exponential;discount=log2(rank+1);base=2.718281828459045;ideal=judgments;"
+       "idealDepth=cut;ties=input;negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "apache/spark, mllib/src/main/scala/org/apache/spark/mllib/evaluation/RankingMetrics.scala "
+       "(ndcgAt: 2^rel - 1 over the natural log of rank + 1, the ideal from the ground-truth "
+       "labels cut at k; without relevance values every label gains 1)"},
+      {"ntcir", "NTCIREVAL MSnDCG@l",
+       "gain=linear;discount=log2(rank+1);base=2.718281828459045;ideal=judgments;"
+       "idealDepth=cut;ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "NTCIREVAL (Sakai) and its Python port mpkato/pyNTCIREVAL, pyNTCIREVAL/metrics/ms_ndcg.py: "
+       "the gain of each relevance level as given with -g (1:2:3 by default: the level), over "
+       "the natural log of rank + 1, the ideal from every judged document, cut at l; its "
+       "original nDCG@l is the lecture preset's Järvelin-Kekäläinen discount"},
       {"elasticsearch", "Elasticsearch rank_eval dcg (normalize: true)",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
        "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",

@@ -26,13 +26,20 @@ function close(actual, v, wanted, what) {
   else expect(roundTo(actual, v.decimals), what).toBeCloseTo(wanted, 9);
 }
 
-/** Types a ranking and judgments, chooses a library's conventions, and k. */
-async function enter(page, { ranking, judgments, preset, k = '' }) {
+/**
+ * Types a ranking and judgments, chooses a library's conventions, k, and a gain map over the
+ * library's gain where the value asks for one (NTCIREVAL's -g).
+ */
+async function enter(page, { ranking, judgments, preset, k = '', gain }) {
   await page.click('#new-calculation');
   await page.fill('#ranking', ranking);
   await page.fill('#judgments', judgments);
   await page.selectOption('#library', preset);
   await page.fill('#k', String(k));
+  if (gain !== undefined) {
+    await page.selectOption('#gain', 'custom');
+    await page.fill('#gain-map', Object.entries(gain).map(([g, v]) => `${g}=${v}`).join(', '));
+  }
   await page.fill('#decimals', '10');
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');
 }
@@ -42,8 +49,12 @@ test.describe('library conventions in the page', () => {
     test(`${p.name}: the values of ${p.library}`, async ({ page }) => {
       const problems = await openPage(page);
       for (const v of p.values.filter((value) => value.ranking !== undefined)) {
-        await enter(page, { ranking: v.ranking, judgments: v.judgments, preset: p.name, k: v.options.k ?? '' });
-        await expect(page.locator('#library')).toHaveValue(p.name);
+        // The page sets k and a gain map beside a library's conventions; another option would
+        // be silently left out here.
+        expect(Object.keys(v.options).filter((name) => name !== 'k' && name !== 'gain'), v.from).toEqual([]);
+        await enter(page, { ranking: v.ranking, judgments: v.judgments, preset: p.name, k: v.options.k ?? '', gain: v.options.gain });
+        // A gain map over the library's gain: the controls hold no library's conventions exactly.
+        await expect(page.locator('#library')).toHaveValue(v.options.gain === undefined ? p.name : '');
         for (const [field, wanted] of Object.entries(v.expect)) close(await shown(page, field), v, wanted, `${v.from}, ${field}`);
       }
       const trecValues = p.values.filter((value) => value.qrels !== undefined || value.qrelsText !== undefined);

@@ -27,6 +27,19 @@ RANX_JUDG = "2 5\n4 4\n5 3\n10 2\n"
 idcg_j = 5/log2(2) + 4/log2(3) + 3/log2(4) + 2/log2(5)
 idcg_b = (2**5-1)/log2(2) + (2**4-1)/log2(3) + (2**3-1)/log2(4) + (2**2-1)/log2(5)
 
+# Spark's RankingMetricsSuite: three queries of predictions and ground-truth sets (every label
+# gains 1); the third query's ground truth is empty.
+SPARK_PRED = [[1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3, 4, 5]]
+SPARK_LABELS = [[1, 2, 3, 4, 5], [1, 2, 3], []]
+SPARK_QRELS = "".join(f"{q} 0 {d} 1\n" for q, labels in enumerate(SPARK_LABELS, 1) for d in labels) + "3 0 0 0\n"
+SPARK_RUN = "".join(f"{q} Q0 {d} {r} {100 - r} spark\n" for q, pred in enumerate(SPARK_PRED, 1) for r, d in enumerate(pred, 1))
+
+# pyNTCIREVAL's test data: tests/dat/sample.rel (levels L0-L3) and sample.res.
+NTCIR_REL = "".join(f"dummy{i:02d} {level}\n" for i, level in enumerate([3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 0], 1))
+NTCIR_RES = "dummy11\ndummy01\ndummy12\ndummy04\n"
+NTCIR_README_QRELS = "".join(f"{d} {level}\n" for d, level in enumerate([2, 0, 1, 0, 1, 0, 0, 2, 0, 0]))
+NTCIR_README_RANKING = "".join(f"{d}\n" for d in range(10))
+
 presets = [
  {"name": "trec_eval",
   "library": "trec_eval 10.0, usnistgov/trec_eval",
@@ -111,6 +124,35 @@ presets = [
    {"from": "tests/cpp/metric/test_rank_metric.cc: ndcg@2 of the same", "ranking": "doc,score\na,0.1\nb,0.9\nc,0.1\nd,0.9\n", "judgments": "a 0\nb 0\nc 1\nd 1\n", "options": {"k": 2}, "expect": {"ndcgAtK": 0.3868}, "tolerance": 0.001},
    {"from": "tests/cpp/metric/test_rank_metric.cc: ndcg, preds 0, 1, labels 0, 1", "ranking": "doc,score\na,0\nb,1\n", "judgments": "a 0\nb 1\n", "options": {}, "expect": {"ndcgAtK": 1.0}, "tolerance": 1e-10},
    {"from": "src/metric/rank_metric.cc: a group without relevant documents scores 1 (test_rank_metric.cc checks it on an empty group)", "ranking": "doc,score\na,1\n", "judgments": "a 0\n", "options": {}, "expect": {"ndcgAtK": 1.0}, "tolerance": 1e-10},
+  ]},
+ {"name": "tf-ranking",
+  "library": "TF-Ranking, tensorflow/ranking (NDCGMetric, RankingMetricKey.NDCG)",
+  "definition": "tensorflow_ranking/python/metrics_impl.py, NDCGMetric: gain 2^label - 1 (_DEFAULT_GAIN_FN), discount log2(rank + 1) (_DEFAULT_RANK_DISCOUNT_FN), the ideal from the same list's labels sorted, both cut at topn (the whole list when None); divide_no_nan gives 0 when the ideal is 0. utils.py, sort_by_scores: tied scores are shuffled at random before sorting (shuffle_ties=True), so one evaluation of a list with ties gives one of several values; the preset averages tied gains (ties=average), which is the mean over those shuffles. A negative label marks padding: TF-Ranking moves the document below every other and counts it 0; the preset counts it 0 where it stands (the same value when padding comes last, as it does in a padded batch).",
+  "values": [
+   {"from": "tensorflow_ranking/python/metrics_impl_test.py, NDCGMetricTest.test_ndcg_should_operate_on_graded_relevance: scores 4, 3, 2, 1; labels 0, 3, 1, 0", "ranking": "doc,score\na,4\nb,3\nc,2\nd,1\n", "judgments": "a 0\nb 3\nc 1\nd 0\n", "options": {}, "expect": {"ndcgAtK": ((2**3-1)/log2(3) + 1/log2(4)) / ((2**3-1)/log2(2) + 1/log2(3))}, "decimals": 10},
+   {"from": "metrics_impl_test.py, test_ndcg_should_handle_topn: scores 3, 2, 1; labels 1, 0, 2; topn=1", "ranking": "doc,score\na,3\nb,2\nc,1\n", "judgments": "a 1\nb 0\nc 2\n", "options": {"k": 1}, "expect": {"ndcgAtK": (1/log2(2)) / ((2**2-1)/log2(2))}, "decimals": 10},
+   {"from": "metrics_impl_test.py, test_ndcg_should_handle_topn: the same list, topn=2", "ranking": "doc,score\na,3\nb,2\nc,1\n", "judgments": "a 1\nb 0\nc 2\n", "options": {"k": 2}, "expect": {"ndcgAtK": (1/log2(2)) / ((2**2-1)/log2(2) + 1/log2(3))}, "decimals": 10},
+   {"from": "metrics_impl_test.py, test_ndcg_should_handle_topn: the same list, topn=6 (longer than the list)", "ranking": "doc,score\na,3\nb,2\nc,1\n", "judgments": "a 1\nb 0\nc 2\n", "options": {"k": 6}, "expect": {"ndcgAtK": (1/log2(2) + (2**2-1)/log2(4)) / ((2**2-1)/log2(2) + 1/log2(3))}, "decimals": 10},
+   {"from": "tensorflow_ranking/python/metrics_test.py, test_make_normalized_discounted_cumulative_gain_fn: the mean over two lists (scores 1, 3, 2 with labels 0, 0, 1; scores 1, 2, 3 with labels 0, 1, 2)", "qrelsText": "1 0 a 0\n1 0 b 0\n1 0 c 1\n2 0 a 0\n2 0 b 1\n2 0 c 2\n", "runText": "1 Q0 a 3 1 t\n1 Q0 b 1 3 t\n1 Q0 c 2 2 t\n2 Q0 a 3 1 t\n2 Q0 b 2 2 t\n2 Q0 c 1 3 t\n", "measure": "ndcg", "query": "all", "value": ((1/log2(3)) / 1 + 1.0) / 2, "tolerance": 1e-5},
+  ]},
+ {"name": "spark",
+  "library": "Spark MLlib, apache/spark (RankingMetrics.ndcgAt)",
+  "definition": "mllib/src/main/scala/org/apache/spark/mllib/evaluation/RankingMetrics.scala, ndcgAt(k): for each query, n = min(max(|prediction|, |labels|), k); DCG adds 2^rel - 1 over ln(i + 2) for the first n predictions, IDCG the same for the first n ground-truth labels in the order given (Spark does not sort them: the preset's ideal is the judgments best first, the same when the labels are given best first, as the documentation's examples do); without relevance values every ground-truth label gains 1. A query with an empty ground truth, or an IDCG of 0, scores 0 and counts in the mean. The natural log cancels in NDCG; DCG and IDCG are shown with it (base e).",
+  "values": [
+   {"from": "mllib/src/test/scala/org/apache/spark/mllib/evaluation/RankingMetricsSuite.scala, 'Ranking metrics: MAP, NDCG': ndcgAt(3) = 1/3 over three queries, absTol 1e-5 (the third query's ground truth is empty: written here as one judged non-relevant document, so that the mean counts it)", "qrelsText": SPARK_QRELS, "runText": SPARK_RUN, "measure": "ndcg_cut.3", "query": "all", "value": 1/3, "tolerance": 1e-5},
+   {"from": "RankingMetricsSuite.scala: ndcgAt(5) = 0.328788", "qrelsText": SPARK_QRELS, "runText": SPARK_RUN, "measure": "ndcg_cut.5", "query": "all", "value": 0.328788, "tolerance": 1e-5},
+   {"from": "RankingMetricsSuite.scala: ndcgAt(10) = 0.487913 (ndcgAt(15) equals it)", "qrelsText": SPARK_QRELS, "runText": SPARK_RUN, "measure": "ndcg_cut.10", "query": "all", "value": 0.487913, "tolerance": 1e-5},
+   {"from": "RankingMetricsSuite.scala: ndcgAt(15) equals ndcgAt(10)", "qrelsText": SPARK_QRELS, "runText": SPARK_RUN, "measure": "ndcg_cut.15", "query": "all", "value": 0.487913, "tolerance": 1e-5},
+  ]},
+ {"name": "ntcir",
+  "library": "NTCIREVAL (Sakai), through its Python port mpkato/pyNTCIREVAL (MSnDCG@l)",
+  "definition": "pyNTCIREVAL/metrics/ms_ndcg.py and grade_metric.py (NTCIREVAL's definitions): the gain of a document is the grade given to its relevance level (-g 1:2:3 gives levels L1, L2, L3 the gains 1, 2, 3; L0 and unjudged documents gain 0), discount the natural log of rank + 1, the ideal from every judged document, both cut at l; the list is taken in the order given. NTCIREVAL's original nDCG@l (Järvelin and Kekäläinen, log base 2) is the lecture preset's discount. NTCIREVAL's relevance files write levels as L0, L1, ...: here as numbers.",
+  "values": [
+   {"from": "pyNTCIREVAL tests/dat/res_test_compute.txt (NTCIREVAL's output for tests/dat/sample.rel and sample.res with -g 1:2:3): MSnDCG@1000= 0.2760", "ranking": NTCIR_RES, "judgments": NTCIR_REL, "options": {"k": 1000}, "expect": {"ndcgAtK": 0.2760}, "decimals": 4},
+   {"from": "tests/dat/res_test_compute_cutoff.txt (--cutoffs 2): MSnDCG@0002= 0.3869", "ranking": NTCIR_RES, "judgments": NTCIR_REL, "options": {"k": 2}, "expect": {"ndcgAtK": 0.3869}, "decimals": 4},
+   {"from": "tests/dat/res_test_compute_grade.txt (-g 1:4:9): MSnDCG@1000= 0.2947", "ranking": NTCIR_RES, "judgments": NTCIR_REL, "options": {"k": 1000, "gain": {"1": 1, "2": 4, "3": 9}}, "expect": {"ndcgAtK": 0.2947}, "decimals": 4},
+   {"from": "README.md, 'nDCG@k (Microsoft version)': grades [1, 2], cutoff 5 gives 0.6885695823073614", "ranking": NTCIR_README_RANKING, "judgments": NTCIR_README_QRELS, "options": {"k": 5}, "expect": {"ndcgAtK": 0.6885695823073614}, "decimals": 12},
+   {"from": "tests/test_usage.py, test_ms_ndcg: grades [0, 1, 2] (level 1 gains 0, level 2 gains 1), cutoff 5 gives 0.6131471927654584", "ranking": NTCIR_README_RANKING, "judgments": NTCIR_README_QRELS, "options": {"k": 5, "gain": {"1": 0, "2": 1}}, "expect": {"ndcgAtK": 0.6131471927654584}, "decimals": 12},
   ]},
  {"name": "elasticsearch",
   "library": "Elasticsearch rank_eval, metric dcg with normalize: true",
