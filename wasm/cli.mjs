@@ -27,7 +27,8 @@ grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be -
                    xgboost, tf-ranking, spark, elasticsearch, ntcir, lecture (ties, gain,
                    ideal, ...; see the README)
   -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
-                   ideal, ties, negativeGains, unjudgedGrade, ndcgWhenIdcgZero
+                   ideal, ties, negativeGains, unjudgedGrade, relevantFrom,
+                   ndcgWhenIdcgZero
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
   --explain QID    print the step-by-step NDCG table of one query
   --progress       report reading progress on stderr

@@ -35,6 +35,8 @@ export interface Conventions {
   negativeGains?: 'zero' | 'keep';
   /** Grade of a ranked document nobody graded (Elasticsearch's unknown_doc_rating). Default 0. */
   unjudgedGrade?: number;
+  /** The grade from which a document is relevant: lower grades gain 0 (ranx's rel_lvl). 'off' or '' for none (the default). */
+  relevantFrom?: number | 'off' | '';
   /** NDCG reported when IDCG is 0. Default 0 (trec_eval). */
   ndcgWhenIdcgZero?: number;
 }

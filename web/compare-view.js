@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const OPTION_WORDS = {
   gain: 'gain', discount: 'discount', base: 'log base', ideal: 'ideal ranking from', idealDepth: 'IDCG@k over',
   ties: 'tied scores', negativeGains: 'negative grades', unjudgedGrade: 'grade of unjudged documents',
+  relevantFrom: 'relevant from grade',
   ndcgWhenIdcgZero: 'NDCG when IDCG = 0',
 };
 const VALUE_WORDS = {
@@ -19,6 +20,7 @@ const VALUE_WORDS = {
   idealDepth: { cut: 'the top k of the ideal', whole: 'the whole ideal' },
   ties: { input: 'kept in the order given', 'docno-desc': 'ranked by document id, descending', average: 'sharing their mean gain' },
   negativeGains: { zero: 'gain 0', keep: 'keep their negative gain' },
+  relevantFrom: { '': 'any grade that gains' },
 };
 const valueWords = (option, value) => VALUE_WORDS[option]?.[value] ?? value;
 

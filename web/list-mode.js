@@ -17,7 +17,8 @@ const $ = (id) => document.getElementById(id);
 const controls = {
   gain: $('gain'), gainMap: $('gain-map'), discount: $('discount'), base: $('base'), ideal: $('ideal'),
   k: $('k'), idealDepth: $('ideal-depth'), zero: $('zero'), rankingNumbers: $('ranking-numbers'), ties: $('ties'),
-  negativeGains: $('negative-gains'), unjudgedGrade: $('unjudged-grade'), decimals: $('decimals'),
+  negativeGains: $('negative-gains'), unjudgedGrade: $('unjudged-grade'), relevantFrom: $('relevant-from'),
+  decimals: $('decimals'),
   roundLikeSlide: $('round-like-slide'),
 };
 const ranking = $('ranking');
@@ -123,6 +124,7 @@ function optionsOf(state) {
     ties: state.ties,
     negativeGains: state.negativeGains,
     unjudgedGrade: state.unjudgedGrade.trim() === '' ? undefined : state.unjudgedGrade,
+    relevantFrom: state.relevantFrom.trim(),
     roundBeforeDividing: state.roundLikeSlide ? state.decimals : undefined,
   };
 }

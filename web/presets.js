@@ -150,6 +150,7 @@ export function describeConventions(state, { onlyChanged = false } = {}) {
   if (state.ties && state.ties !== 'input') parts.push(['ties', TIE_WORDS[state.ties] ?? state.ties]);
   if (state.negativeGains === 'keep') parts.push(['negativeGains', 'negative grades keep their negative gain']);
   if (state.unjudgedGrade !== undefined && String(state.unjudgedGrade).trim() !== '0') parts.push(['unjudgedGrade', `unjudged documents count as grade ${String(state.unjudgedGrade).trim()}`]);
+  if (String(state.relevantFrom ?? '').trim() !== '') parts.push(['relevantFrom', `relevant from grade ${String(state.relevantFrom).trim()} (lower grades gain 0)`]);
   if (String(state.zero) === '1') parts.push(['zero', 'NDCG = 1 when IDCG = 0']);
   if (state.roundLikeSlide) parts.push(['roundLikeSlide', `DCG and IDCG rounded to ${state.decimals} decimals before dividing`]);
   if (onlyChanged) {

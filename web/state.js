@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   ties: 'input',
   negativeGains: 'zero',
   unjudgedGrade: '0',
+  relevantFrom: '',
   decimals: '4',
   roundLikeSlide: false,
 });
@@ -21,7 +22,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
 const KEYS = {
   ranking: 'r', judgments: 'j', gain: 'gain', gainMap: 'map', discount: 'disc', base: 'base',
   ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', rankingNumbers: 'nums', ties: 'ties',
-  negativeGains: 'neg', unjudgedGrade: 'unj', decimals: 'dec', roundLikeSlide: 'slide', example: 'ex',
+  negativeGains: 'neg', unjudgedGrade: 'unj', relevantFrom: 'relfrom', decimals: 'dec', roundLikeSlide: 'slide', example: 'ex',
   working: 'w', workingQuantity: 'wq',
 };
 /** The settings a new calculation starts from, and which the conventions of an example replace. */

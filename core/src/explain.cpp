@@ -145,6 +145,11 @@ class Explainer {
   DocTally unjudged_;
   DocTally graded_outside_judgments_;
   DocTally negative_;
+  DocTally below_level_;  // ranked documents graded below relevantFrom, grade 0 aside
+  // Below the grade from which documents are relevant: gain 0 (ranx's rel_lvl).
+  bool below_level(double grade) const {
+    return options_.relevant_from && grade < *options_.relevant_from;
+  }
   bool any_grade_ = false;
   std::size_t with_id_ = 0;  // ranked entries that name a document
   std::size_t matched_ = 0;  // of them, found in the judgments
@@ -277,8 +282,14 @@ void Explainer::grade_rows() {
     if (repeat || (!row.judged && options_.unjudged_grade == 0)) {
       // An unjudged document gains 0 whatever a custom map gives grade 0, as in trec_eval.
       row.gain = 0;
+    } else if (below_level(row.grade)) {
+      // Said for the grades it changes: a grade 0 is not relevant either way.
+      if (row.grade != 0) {
+        below_level_.add(entry.doc.value_or("#" + std::to_string(row.rank)), entry.line);
+      }
+      row.gain = 0;
     } else if (row.grade < 0 && !options_.keep_negative_gains) {
-      negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), grade_line);
+      negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), entry.line);
       row.gain = 0;
     } else if (auto gain = gain_of(row.grade, options_)) {
       row.gain = *gain;
@@ -296,7 +307,7 @@ void Explainer::build_ideal() {
     ideal.reserve(judgments_->items.size() + graded_by_ranking_only_.size());
     for (const Judgment& j : judgments_->items) {
       double gain = 0;
-      if (j.grade >= 0 || options_.keep_negative_gains) {
+      if (!below_level(j.grade) && (j.grade >= 0 || options_.keep_negative_gains)) {
         if (auto g = gain_of(j.grade, options_)) {
           gain = *g;
         } else {
@@ -402,6 +413,15 @@ void Explainer::warn() {
                       " graded in the ranking but not in the judgments and join the ideal "
                       "ranking: " +
                       graded_outside_judgments_.names);
+  }
+  if (below_level_.count > 0) {
+    warnings_.add(
+        Source::ranking, below_level_.first_line, 0,
+        plural(below_level_.count, "document has", "documents have") + " a grade below " +
+            format_number(*options_.relevant_from) +
+            ", the grade from which documents are relevant (option relevantFrom), and count as "
+            "not relevant (gain 0): " +
+            below_level_.names);
   }
   if (negative_.count > 0) {
     warnings_.add(Source::ranking, negative_.first_line, 0,

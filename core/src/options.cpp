@@ -181,6 +181,19 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
     options.unjudged_grade = *v;
     return std::nullopt;
   }
+  if (name == "relevantFrom") {
+    if (value.empty() || value == "off") {
+      options.relevant_from.reset();
+      return std::nullopt;
+    }
+    const auto v = parse_decimal(value);
+    if (!v) {
+      return option_error(
+          name, "expected a grade such as 1 (grades below it gain 0), or off, got " + quote(value));
+    }
+    options.relevant_from = *v;
+    return std::nullopt;
+  }
   if (name == "rankingNumbers") {
     if (value == "auto") {
       options.ranking_numbers = RankingNumbers::automatic;
@@ -196,93 +209,95 @@ std::optional<Diagnostic> set_option(Options& options, std::string_view name,
   if (name == "preset") return apply_preset(options, value);
   return option_error(name,
                       "unknown option; the options are preset, gain, discount, base, ideal, "
-                      "idealDepth, k, ties, negativeGains, unjudgedGrade, rankingNumbers, "
-                      "ndcgWhenIdcgZero and roundBeforeDividing");
+                      "idealDepth, k, ties, negativeGains, unjudgedGrade, relevantFrom, "
+                      "rankingNumbers, ndcgWhenIdcgZero and roundBeforeDividing");
 }
 
 const std::vector<Preset>& presets() {
   // Every option a preset leaves out keeps its default, so each one names all the conventions
   // that differ between libraries: gain, discount, base, ideal, idealDepth, ties, negativeGains,
-  // unjudgedGrade and ndcgWhenIdcgZero.
+  // unjudgedGrade, relevantFrom (empty: none) and ndcgWhenIdcgZero.
   static const std::vector<Preset> kPresets = {
       {"trec_eval", "trec_eval ndcg",
        "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=whole;"
-       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "usnistgov/trec_eval 10.0, m_ndcg.c and trec_format.c (ties: docno descending)"},
       {"trec_eval-ndcg_cut", "trec_eval ndcg_cut",
        "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
-       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "usnistgov/trec_eval 10.0, m_ndcg_cut.c"},
       {"sklearn", "scikit-learn ndcg_score",
        "gain=linear;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
-       "negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "negativeGains=keep;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "scikit-learn, sklearn/metrics/_ranking.py: ndcg_score, _tie_averaged_dcg"},
       {"torchmetrics", "torchmetrics retrieval_normalized_dcg",
        "gain=linear;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
-       "negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "negativeGains=keep;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "Lightning-AI/torchmetrics, src/torchmetrics/functional/retrieval/ndcg.py (scikit-learn's "
        "_dcg_sample_scores and _tie_average_dcg, translated)"},
       {"ranx", "ranx ndcg",
        "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
-       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "negativeGains=zero;unjudgedGrade=0;relevantFrom=1;ndcgWhenIdcgZero=0",
        "AmenRa/ranx, ranx/metrics/ndcg.py (jarvelin=True)"},
       {"ranx-burges", "ranx ndcg_burges",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
-       "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=input;negativeGains=zero;unjudgedGrade=0;relevantFrom=1;ndcgWhenIdcgZero=0",
        "AmenRa/ranx, ranx/metrics/ndcg.py (jarvelin=False)"},
       {"ir_measures", "ir_measures nDCG (pytrec_eval)",
        "gain=linear;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
-       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "terrierteam/ir_measures: nDCG and nDCG@k from its default provider, pytrec_eval, which "
        "runs trec_eval's ndcg and ndcg_cut"},
       {"gdeval", "gdeval.pl (TREC Web track)",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;"
-       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=docno-desc;negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "gdeval.pl 1.3 of the TREC 2010-2014 Web tracks: 2^g - 1 over log2(rank + 1), the ideal "
        "from the judged documents at depth k (20 by default), runs ordered by score then docno "
        "descending (runOrder)"},
       {"lightgbm", "LightGBM ndcg@k",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=input;"
-       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=1",
+       "negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=1",
        "microsoft/LightGBM, src/metric/dcg_calculator.cpp (label_gain 2^i - 1, discount "
        "1 / log2(2 + i), std::stable_sort by score, the ideal from the query's own labels) and "
        "src/metric/rank_metric.hpp (a query without relevant documents scores 1)"},
       {"xgboost", "XGBoost ndcg@k",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=input;"
-       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=1",
+       "negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=1",
        "dmlc/xgboost, src/metric/rank_metric.cc (ndcg: 2^label - 1 with ndcg_exp_gain, the "
        "default; "
        "the ideal from the group's labels; a group without relevant documents scores 1, 0 with "
        "ndcg-) as tests/cpp/metric/test_rank_metric.cc checks it"},
       {"tf-ranking", "TF-Ranking NDCGMetric",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=ranking;idealDepth=cut;ties=average;"
-       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "tensorflow/ranking, tensorflow_ranking/python/metrics_impl.py (NDCGMetric: 2^label - 1 "
        "over log2(rank + 1), the ideal from the list's own labels, both cut at topn) and "
        "utils.py (sort_by_scores shuffles tied scores at random: averaging tied gains gives "
        "the mean over those shuffles)"},
       {"spark", "Spark MLlib RankingMetrics.ndcgAt",
        "gain=exponential;discount=log2(rank+1);base=2.718281828459045;ideal=judgments;"
-       "idealDepth=cut;ties=input;negativeGains=keep;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "idealDepth=cut;ties=input;negativeGains=keep;unjudgedGrade=0;relevantFrom=;"
+       "ndcgWhenIdcgZero=0",
        "apache/spark, mllib/src/main/scala/org/apache/spark/mllib/evaluation/RankingMetrics.scala "
        "(ndcgAt: 2^rel - 1 over the natural log of rank + 1, the ideal from the ground-truth "
        "labels cut at k; without relevance values every label gains 1)"},
       {"ntcir", "NTCIREVAL MSnDCG@l",
        "gain=linear;discount=log2(rank+1);base=2.718281828459045;ideal=judgments;"
-       "idealDepth=cut;ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "idealDepth=cut;ties=input;negativeGains=zero;unjudgedGrade=0;relevantFrom=;"
+       "ndcgWhenIdcgZero=0",
        "NTCIREVAL (Sakai) and its Python port mpkato/pyNTCIREVAL, pyNTCIREVAL/metrics/ms_ndcg.py: "
        "the gain of each relevance level as given with -g (1:2:3 by default: the level), over "
        "the natural log of rank + 1, the ideal from every judged document, cut at l; its "
        "original nDCG@l is the lecture preset's Järvelin-Kekäläinen discount"},
       {"elasticsearch", "Elasticsearch rank_eval dcg (normalize: true)",
        "gain=exponential;discount=log2(rank+1);base=2;ideal=judgments;idealDepth=cut;ties=input;"
-       "negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "elastic/elasticsearch, modules/rank-eval DiscountedCumulativeGain.java: 2^rating - 1 over "
        "log2(rank + 1), the ideal from every rated document cut at k (10 by default), hits in "
        "the order returned, unrated hits counting 0 unless unknown_doc_rating gives a rating"},
       {"lecture", "Lecture (COMP3009J)",
        "gain=linear;discount=jarvelin-kekalainen;base=2;ideal=judgments;idealDepth=cut;"
-       "ties=input;negativeGains=zero;unjudgedGrade=0;ndcgWhenIdcgZero=0",
+       "ties=input;negativeGains=zero;unjudgedGrade=0;relevantFrom=;ndcgWhenIdcgZero=0",
        "Järvelin & Kekäläinen, ACM TOIS 20(4), 2002, as the lecture notes compute it"},
   };
   return kPresets;

@@ -390,8 +390,8 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     return std::nullopt;
   }
   static constexpr std::string_view kConventions[] = {
-      "preset",        "gain",          "discount",        "base", "ideal", "ties",
-      "negativeGains", "unjudgedGrade", "ndcgWhenIdcgZero"};
+      "preset", "gain",          "discount",      "base",         "ideal",
+      "ties",   "negativeGains", "unjudgedGrade", "relevantFrom", "ndcgWhenIdcgZero"};
   if (std::find(std::begin(kConventions), std::end(kConventions), name) != std::end(kConventions)) {
     Options conventions;
     if (name == "preset" || !options.conventions) {
@@ -414,7 +414,7 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
   return error(
       "unknown option; the options are relevanceLevel, averageComplete, explainQuery, "
       "explainCutoff, and the conventions preset, gain, discount, base, ideal, ties, "
-      "negativeGains, unjudgedGrade and ndcgWhenIdcgZero");
+      "negativeGains, unjudgedGrade, relevantFrom and ndcgWhenIdcgZero");
 }
 
 DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionValue>& values) {

@@ -305,7 +305,7 @@ TEST_CASE("ties: the three rules on one ranking") {
   CHECK(said);
 }
 
-TEST_CASE("conventions: log base, negative gains, unjudged grade") {
+TEST_CASE("conventions: log base, negative gains, unjudged grade, relevant-from grade") {
   SUBCASE("base applies to the log(rank + 1) discount (scikit-learn's log_base)") {
     const Explanation r = explain("d1 1\nd2 1\n", "", std::vector<OptionValue>{{"base", "10"}});
     REQUIRE(r.ok);
@@ -331,6 +331,40 @@ TEST_CASE("conventions: log base, negative gains, unjudged grade") {
     for (const auto& w : r.warnings)
       said = said || w.message.find("counts as grade 1") != std::string::npos;
     CHECK(said);
+  }
+  SUBCASE("relevantFrom: lower grades gain 0, negative ones even when kept; off by default") {
+    const std::string ranking = "d1 0.5\nd2 -1\nd3 2\n";
+    const std::vector<OptionValue> level{{"relevantFrom", "1"}, {"negativeGains", "keep"}};
+    const Explanation off = explain(ranking, "", std::vector<OptionValue>{});
+    const Explanation on = explain(ranking, "", level);
+    REQUIRE(off.ok);
+    REQUIRE(on.ok);
+    CHECK(off.rows[0].gain == 0.5);
+    CHECK(on.rows[0].gain == 0);
+    CHECK(on.rows[1].gain == 0);
+    CHECK(on.rows[2].gain == 2);
+    CHECK(on.summary.idcg_at_k == doctest::Approx(2.0));
+    // Each grade the level changes is named once, at its ranking line.
+    std::size_t said = 0;
+    for (const auto& w : on.warnings) {
+      if (w.message.find("below 1, the grade from which") == std::string::npos) continue;
+      ++said;
+      CHECK(w.line == 1);
+      CHECK(w.message.find("d1, d2") != std::string::npos);
+    }
+    CHECK(said == 1);
+    // "off" and "" turn it off again, after a preset that sets it.
+    const Explanation ranx = explain(ranking, "", std::vector<OptionValue>{{"preset", "ranx"}});
+    const Explanation ranx_off =
+        explain(ranking, "", std::vector<OptionValue>{{"preset", "ranx"}, {"relevantFrom", "off"}});
+    REQUIRE(ranx.ok);
+    REQUIRE(ranx_off.ok);
+    CHECK(ranx.rows[0].gain == 0);
+    CHECK(ranx_off.rows[0].gain == 0.5);
+    Options options;
+    const auto error = set_option(options, "relevantFrom", "high");
+    REQUIRE(error.has_value());
+    CHECK(error->message.find("expected a grade such as 1") != std::string::npos);
   }
   SUBCASE("an unjudged document gains 0 even when a custom map gives grade 0 a gain") {
     const Explanation r =

@@ -32,6 +32,7 @@ export async function setOptions(page, options) {
   if (o.idealDepth !== 'cut') await page.selectOption('#ideal-depth', o.idealDepth);
   if (String(o.k ?? '') !== '') await page.fill('#k', String(o.k));
   if (String(o.ndcgWhenIdcgZero) !== '0') await page.selectOption('#zero', String(o.ndcgWhenIdcgZero));
+  if (o.relevantFrom !== undefined) await page.fill('#relevant-from', String(o.relevantFrom));
   if (o.roundBeforeDividing !== undefined) {
     await page.fill('#decimals', String(o.roundBeforeDividing));
     await page.check('#round-like-slide');

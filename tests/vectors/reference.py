@@ -19,7 +19,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def gain(grade, opts):
-    if grade < 0:
+    level = opts.get("relevantFrom")
+    if grade < 0 or (level is not None and grade < level):
         return 0.0
     g = opts.get("gain", "linear")
     if g == "linear":
@@ -106,7 +107,7 @@ def main():
     for path in sorted(HERE.glob("*.json")):
         data = json.loads(path.read_text())
         changed = False
-        for case in data["cases"]:
+        for case in data.get("cases", []):
             if "grades" not in case:
                 continue
             rows, summary = columns(case)

@@ -96,6 +96,10 @@ test('ndcg-calc --preset and -o give the same values, and name a bad preset as a
     // scikit-learn's conventions with ties kept in the order given: d1 before d2.
     const input = run('-m', 'ndcg', '--preset', 'sklearn', '-o', 'ties=input');
     assert.equal(input.stdout, 'ndcg                  \tall\t0.6788\n');
+    // trec_eval's conventions with d4 (grade 1) below the grade from which documents are
+    // relevant: (2 / log2 3 + 3 / 2) / (3 + 2 / log2 3).
+    const level = run('-m', 'ndcg', '-o', 'relevantFrom=2');
+    assert.equal(level.stdout, 'ndcg                  \tall\t0.6480\n');
     const bad = run('-m', 'ndcg', '--preset', 'nope');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^ndcg-calc: option preset: unknown preset 'nope'; the presets are trec_eval, /);

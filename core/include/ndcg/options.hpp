@@ -75,6 +75,9 @@ struct Options {
   // The grade of a ranked document that neither the judgments nor the ranking grade
   // (Elasticsearch's unknown_doc_rating); 0 by default, which is also what trec_eval does.
   double unjudged_grade = 0;
+  // When set, a grade below it counts as not relevant: gain 0 in the ranking and in the ideal
+  // (ranx's rel_lvl). Unset, every grade has the gain the gain function gives it.
+  std::optional<double> relevant_from;
   RankingNumbers ranking_numbers = RankingNumbers::automatic;
 };
 
@@ -116,6 +119,7 @@ std::optional<Diagnostic> apply_preset(Options& options, std::string_view name);
 //   ties                  "input" | "docno-desc" | "average"
 //   negativeGains         "zero" | "keep"
 //   unjudgedGrade         a finite number
+//   relevantFrom          a grade: lower grades gain 0 (not relevant); "" or "off" for none
 //   rankingNumbers        "auto" | "grade" | "score"
 //   preset                the name of a preset (see presets()); sets every option it names
 // Returns a diagnostic (source options, line 0) naming the option and the accepted values when
