@@ -42,6 +42,9 @@ async function enter(page, { ranking, judgments, preset, k = '', gain }) {
   }
   await page.fill('#decimals', '10');
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');
+  // "New calculation" set 4 decimals: ten mean the page has updated since every field above was
+  // set (an update reads them all). Under load that update can come after the state says ok.
+  await expect(page.locator('#ndcg-at-k')).toHaveText(/\.\d{10}$/);
 }
 
 test.describe('library conventions in the page', () => {

@@ -171,6 +171,8 @@ test('tables patched through many edits read exactly like tables rendered fresh'
   await page.selectOption('#gain', 'exponential');
   await page.fill('#k', '12');
   await expect(page.locator('#steps tbody tr')).toHaveCount(16);
+  // k was set last: a headline at 12 comes from an update that read every edit above.
+  await expect(page.locator('#headline')).toContainText('NDCG@12');
   const patched = {
     steps: await page.locator('#steps').innerText(),
     ideal: await page.locator('#ideal-table').innerText(),
