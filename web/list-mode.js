@@ -163,12 +163,13 @@ function showContext(state, result) {
   // Rebuilt only when its words change: a button rebuilt between mousedown and mouseup (an
   // update scheduled by the last keystroke) would swallow the click.
   const context = $('active-context');
-  const contextKey = `${active ? example.label : ''}\u0000${describeConventions(state)}\u0000${JSON.stringify(result.reading ?? null)}`;
+  const conventions = describeConventions(state);
+  const contextKey = `${active ? example.label : ''}\u0000${conventions}\u0000${JSON.stringify(result.reading ?? null)}`;
   if (context.dataset.key !== contextKey) {
     context.dataset.key = contextKey;
     context.replaceChildren(
       active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
-      ' — ', describeConventions(state), '.', readingOf(result.reading));
+      ' — ', conventions, '.', readingOf(result.reading));
   }
   showPresetNote(active ? example : null);
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
 
 import { roundTo } from '../wasm/vectors.mjs';
-import { openPage } from './page.mjs';
+import { gainMapText, openPage } from './page.mjs';
 
 const PRESETS = JSON.parse(readFileSync(new URL('../vectors/presets.json', import.meta.url), 'utf8'));
 const { checks } = JSON.parse(readFileSync(new URL('../vectors/working.json', import.meta.url), 'utf8'));
@@ -38,7 +38,7 @@ async function enter(page, { ranking, judgments, preset, k = '', gain }) {
   await page.fill('#k', String(k));
   if (gain !== undefined) {
     await page.selectOption('#gain', 'custom');
-    await page.fill('#gain-map', Object.entries(gain).map(([g, v]) => `${g}=${v}`).join(', '));
+    await page.fill('#gain-map', gainMapText(gain));
   }
   await page.fill('#decimals', '10');
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ok');

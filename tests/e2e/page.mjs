@@ -13,6 +13,9 @@ export async function openPage(page, { hash = '', search = '' } = {}) {
   return problems;
 }
 
+/** A gain map as the page's gain-map box takes it: "3=7, 2=3, 1=1". */
+export const gainMapText = (gain) => Object.entries(gain).map(([g, v]) => `${g}=${v}`).join(', ');
+
 /**
  * Sets the controls to a vector's options, through the page's own controls. The page must show
  * its defaults (as after opening it or "New calculation"): only the controls whose value differs
@@ -22,7 +25,7 @@ export async function setOptions(page, options) {
   const o = { gain: 'linear', discount: 'log2(rank+1)', base: 2, ideal: 'judgments', idealDepth: 'cut', k: '', ndcgWhenIdcgZero: 0, ...options };
   if (typeof o.gain === 'object') {
     await page.selectOption('#gain', 'custom');
-    await page.fill('#gain-map', Object.entries(o.gain).map(([g, v]) => `${g}=${v}`).join(', '));
+    await page.fill('#gain-map', gainMapText(o.gain));
   } else if (o.gain !== 'linear') {
     await page.selectOption('#gain', o.gain);
   }
