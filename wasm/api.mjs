@@ -129,17 +129,26 @@ function shapeEvaluation(raw, session, trecText) {
   if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
   const names = raw.columns.map((c) => c.name);
   const valuesOf = (array) => Object.fromEntries(names.map((name, i) => [name, array[i]]));
+  // Text columns (relstring) carry their text per query instead of a number.
+  const textsOf = (array) => Object.fromEntries(raw.columns.flatMap((c, i) => (c.text ? [[c.name, array[i]]] : [])));
   const result = {
     ok: true,
     columns: raw.columns,
-    perQuery: raw.perQuery.map((q) => ({ query: q.query, values: valuesOf(q.values) })),
+    perQuery: raw.perQuery.map((q) => (q.texts
+      ? { query: q.query, values: valuesOf(q.values), texts: textsOf(q.texts) }
+      : { query: q.query, values: valuesOf(q.values) })),
     mean: valuesOf(raw.mean),
     stdev: valuesOf(raw.stdev),
     queriesAveraged: raw.queriesAveraged,
     runTag: raw.runTag,
     warnings: raw.warnings,
   };
-  if (trecText) result.trec = session.formatTrec(trecText === 'per-query');
+  if (trecText) {
+    // 'per-query' | 'summary' (trec_eval's -q or not), or { perQuery, summary } (summary false: -n)
+    const { perQuery = false, summary = true } = typeof trecText === 'object' ? trecText : { perQuery: trecText === 'per-query' };
+    result.trec = session.formatTrec(Boolean(perQuery), Boolean(summary));
+  }
+  if (raw.zscores) result.zscores = true;
   if (raw.explanation) result.explanation = shapeExplanation(raw.explanation);
   return result;
 }
@@ -167,6 +176,8 @@ export function makeCalculator(firstCore, { restart } = {}) {
   let core = firstCore;
   let restarting = null;
   let presetList = null;  // read from the core once, on first use
+  let measureList = null;
+  let measureSetList = null;
 
   const failed = (error, source, where) => {
     if (error instanceof CalculatorUsageError) throw error;
@@ -196,6 +207,23 @@ export function makeCalculator(firstCore, { restart } = {}) {
         presetList = Object.freeze(core.presets().map((p) => Object.freeze({ ...p, options: Object.freeze(p.options) })));
       }
       return presetList ?? [];
+    },
+
+    /**
+     * The TREC measures, in trec_eval's order: [{ name, params, defaults, value, summary,
+     * perQuery, irMeasures, definition }] (params: none, cutoffs, numbers or pairs).
+     */
+    measures() {
+      if (measureList === null && core !== null) measureList = Object.freeze(core.measureCatalogue().map((m) => Object.freeze(m)));
+      return measureList ?? [];
+    },
+
+    /** trec_eval's sets of measures: [{ name: 'official', measures: ['runid', ...] }, ...]. */
+    measureSets() {
+      if (measureSetList === null && core !== null) {
+        measureSetList = Object.freeze(core.measureNicknames().map((n) => Object.freeze({ ...n, measures: Object.freeze(n.measures) })));
+      }
+      return measureSetList ?? [];
     },
 
     explain(request) {
@@ -287,15 +315,9 @@ export function makeCalculator(firstCore, { restart } = {}) {
         session = new core.TrecSession(...args);
         for (const chunk of qrels) session.feedQrels(coreChunk(chunk));
         session.finishQrels();
-        const readRun = () => {
+        do {
           for (const chunk of run) session.feedRun(coreChunk(chunk));
-          session.finishRun();
-        };
-        readRun();
-        if (session.regroupNeeded()) {
-          session.restartRun();
-          readRun();
-        }
+        } while (session.finishRun());
         return shapeEvaluation(session.result(), session, request.trecText);
       } catch (error) {
         return failed(error, 'run');
@@ -335,13 +357,9 @@ export function makeCalculator(firstCore, { restart } = {}) {
         };
         await read('qrels', qrels, (chunk) => session.feedQrels(chunk));
         session.finishQrels();
-        await read('run', run, (chunk) => session.feedRun(chunk));
-        session.finishRun();
-        if (session.regroupNeeded()) {
-          session.restartRun();
+        do {
           await read('run', run, (chunk) => session.feedRun(chunk));
-          session.finishRun();
-        }
+        } while (session.finishRun());
         reading = null;
         return shapeEvaluation(session.result(), session, request.trecText);
       } catch (error) {

@@ -287,40 +287,69 @@ val presets() {
   return out;
 }
 
-// One TREC evaluation fed in chunks: qrels first, then the run. If the run turns out not to be
-// grouped by query, regroupNeeded() says so and restartRun() starts it again with every query
-// buffered; the caller then feeds the run once more from its start.
+// The catalogue of TREC measures, in trec_eval's order.
+val measure_catalogue() {
+  static constexpr const char* kParams[] = {"none", "cutoffs", "numberCutoffs", "numbers", "pairs"};
+  static constexpr const char* kValues[] = {"real", "whole", "text"};
+  static constexpr const char* kSummaries[] = {"mean", "sum",  "geometric", "count",
+                                               "sum",  "none", "runTag"};
+  val out = val::array();
+  const auto& catalogue = ndcg::trec::measure_catalogue();
+  for (std::size_t i = 0; i < catalogue.size(); ++i) {
+    const ndcg::trec::MeasureDef& d = catalogue[i];
+    val item = val::object();
+    item.set("name", std::string(d.name));
+    item.set("params", kParams[static_cast<int>(d.params)]);
+    item.set("defaults", std::string(d.defaults));
+    item.set("value", kValues[static_cast<int>(d.value)]);
+    item.set("summary", kSummaries[static_cast<int>(d.summary)]);
+    item.set("perQuery", d.per_query);
+    item.set("irMeasures", std::string(d.ir_measures));
+    item.set("definition", std::string(d.definition));
+    out.set(i, item);
+  }
+  return out;
+}
+
+val measure_nicknames() {
+  val out = val::array();
+  const auto& nicknames = ndcg::trec::measure_nicknames();
+  for (std::size_t i = 0; i < nicknames.size(); ++i) {
+    val item = val::object();
+    item.set("name", std::string(nicknames[i].name));
+    val members = val::array();
+    for (std::size_t m = 0; m < nicknames[i].measures.size(); ++m) {
+      members.set(m, std::string(nicknames[i].measures[m]));
+    }
+    item.set("measures", members);
+    out.set(i, item);
+  }
+  return out;
+}
+
+// One TREC evaluation fed in chunks (ndcg::trec::Session): qrels first, then the run, fed again
+// from its start for as long as finishRun() returns true.
 class TrecSession {
  public:
-  // `measures`: an array of measure names ("ndcg_cut.10", "P@5"); `options`: evaluation options
-  // as text values (relevanceLevel, averageComplete, explainQuery), checked by the core.
+  // `measures`: an array of measure names ("ndcg_cut.10", "P@5", "all_trec"); `options`:
+  // evaluation options as text values (relevanceLevel, averageComplete, judgedOnly, ...),
+  // checked by the core.
   TrecSession(const val& measures, const val& options) {
+    ndcg::trec::EvalOptions eval;
     const auto count = measures["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
-      if (auto error = ndcg::trec::add_measure(options_, measures[i].as<std::string>())) {
+      if (auto error = ndcg::trec::add_measure(eval, measures[i].as<std::string>())) {
         option_errors_.add(std::move(*error));
       }
     }
-    option_errors_.append(ndcg::trec::set_eval_options(options_, option_values(options)));
+    option_errors_.append(ndcg::trec::set_eval_options(eval, option_values(options)));
+    session_ = std::make_unique<ndcg::trec::Session>(std::move(eval));
   }
 
-  void feedQrels(const std::string& chunk) { qrels_.feed(chunk); }
-
-  void finishQrels() {
-    qrels_.finish();
-    restart(false);
-  }
-
-  void feedRun(const std::string& chunk) { run_->feed(chunk); }
-
-  void finishRun() {
-    run_->finish();
-    finished_ = true;
-  }
-
-  bool regroupNeeded() const { return finished_ && run_->regroup_needed(); }
-
-  void restartRun() { restart(true); }
+  void feedQrels(const std::string& chunk) { session_->feed_qrels(chunk); }
+  void finishQrels() { session_->finish_qrels(); }
+  void feedRun(const std::string& chunk) { session_->feed_run(chunk); }
+  bool finishRun() { return session_->finish_run(); }
 
   val result() {
     val out = val::object();
@@ -330,20 +359,26 @@ class TrecSession {
       out.set("warnings", val::array());
       return out;
     }
-    evaluation_ = evaluator_->finish(*run_);
+    evaluation_ = session_->result();
     const ndcg::trec::Evaluation& e = evaluation_;
     out.set("ok", e.ok);
     out.set("errors", diagnostics_to_js(e.errors));
     out.set("warnings", diagnostics_to_js(e.warnings));
     if (!e.ok) return out;
     val columns = val::array();
+    bool any_text = false;
     for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      const ndcg::trec::Column& column_of = e.columns[c];
       val column = val::object();
-      column.set("name", e.columns[c].name);
-      column.set("wholeNumber", e.columns[c].whole_number);
-      column.set("measure", static_cast<double>(e.columns[c].measure));
-      column.set("cutoff", static_cast<double>(e.columns[c].cutoff));
+      column.set("name", column_of.name);
+      column.set("wholeNumber", column_of.whole_number);
+      column.set("text", column_of.value == ndcg::trec::ValueKind::text);
+      column.set("perQuery", column_of.per_query);
+      column.set("summary", summary_name(column_of.summary));
+      column.set("measure", static_cast<double>(column_of.measure));
+      column.set("cutoff", static_cast<double>(column_of.cutoff));
       columns.set(c, column);
+      any_text = any_text || column_of.value == ndcg::trec::ValueKind::text;
     }
     out.set("columns", columns);
     val per_query = val::array();
@@ -351,6 +386,13 @@ class TrecSession {
       val item = val::object();
       item.set("query", e.per_query[q].qid);
       item.set("values", copy_to_js(e.per_query[q].values));
+      if (any_text) {
+        val texts = val::array();
+        for (std::size_t c = 0; c < e.per_query[q].texts.size(); ++c) {
+          texts.set(c, e.per_query[q].texts[c]);
+        }
+        item.set("texts", texts);
+      }
       per_query.set(q, item);
     }
     out.set("perQuery", per_query);
@@ -358,30 +400,41 @@ class TrecSession {
     out.set("stdev", copy_to_js(e.stdev));
     out.set("queriesAveraged", static_cast<double>(e.queries_averaged));
     out.set("runTag", e.run_tag);
+    out.set("zscores", e.zscores);
     out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());
     return out;
   }
 
   // trec_eval's lines for the last result(), formatted by C's printf as trec_eval's are.
-  std::string formatTrec(bool per_query) const {
-    return ndcg::trec::format_trec(evaluation_, per_query);
+  std::string formatTrec(bool per_query, bool summary) const {
+    return ndcg::trec::format_trec(evaluation_, per_query, summary);
   }
 
  private:
-  void restart(bool buffer_all) {
-    evaluator_ = std::make_unique<ndcg::trec::Evaluator>(qrels_, options_);
-    run_ = std::make_unique<ndcg::trec::RunReader>(
-        [this](ndcg::trec::QueryRun&& q) { evaluator_->add(std::move(q)); }, buffer_all);
-    finished_ = false;
+  static std::string summary_name(ndcg::trec::Summary s) {
+    using ndcg::trec::Summary;
+    switch (s) {
+      case Summary::mean:
+        return "mean";
+      case Summary::sum:
+        return "sum";
+      case Summary::geometric:
+        return "geometric";
+      case Summary::num_q:
+        return "count";
+      case Summary::num_rel:
+        return "sum";
+      case Summary::none:
+        return "none";
+      case Summary::run_tag:
+        return "runTag";
+    }
+    return "mean";
   }
 
-  ndcg::trec::EvalOptions options_;
   ndcg::DiagnosticList option_errors_;
-  ndcg::trec::QrelsReader qrels_;
-  std::unique_ptr<ndcg::trec::Evaluator> evaluator_;
-  std::unique_ptr<ndcg::trec::RunReader> run_;
+  std::unique_ptr<ndcg::trec::Session> session_;
   ndcg::trec::Evaluation evaluation_;
-  bool finished_ = false;
 };
 
 }  // namespace
@@ -389,6 +442,8 @@ class TrecSession {
 EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("explain", &explain);
   emscripten::function("presets", &presets);
+  emscripten::function("measureCatalogue", &measure_catalogue);
+  emscripten::function("measureNicknames", &measure_nicknames);
   emscripten::function("compareConventions", &compare_conventions);
   emscripten::function("checkWorking", &check_working);
   emscripten::class_<TrecSession>("TrecSession")
@@ -397,8 +452,6 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("finishQrels", &TrecSession::finishQrels)
       .function("feedRun", &TrecSession::feedRun)
       .function("finishRun", &TrecSession::finishRun)
-      .function("regroupNeeded", &TrecSession::regroupNeeded)
-      .function("restartRun", &TrecSession::restartRun)
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec);
 }

@@ -4,77 +4,162 @@
 import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, stat } from 'node:fs/promises';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
 import { join } from 'node:path';
 
 import { createCalculator } from './index.mjs';
 
-const USAGE = `usage: ndcg-calc [-q] [-c] [-l N] [-m MEASURE]... [--preset NAME] [-o NAME=VALUE]...
+const USAGE = `usage: ndcg-calc [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE]... [-Z FILE]
+                 [-D N[.QID]] [-R qrels] [-T trec_results] [--preset NAME] [-o NAME=VALUE]...
                  [--format trec|json|tsv] [--explain QID] QRELS RUN
 
 Evaluates RUN ("query Q0 docno rank score tag" lines) against QRELS ("query iteration docno
-grade" lines) as trec_eval 10.0 does, and prints its lines. Either file may be - for stdin.
+grade" lines) as trec_eval 10.0 does, and prints its lines, with its flags (short, grouped as
+-qc, or long as --level_for_rel 2). Either file may be - for stdin; gzipped files are read as
+they are.
 
-  -q               also print the value of every query
-  -c               average over every qrels query (a query without results counts 0)
-  -l N             grade from which a document counts as relevant in binary measures (default 1)
-  -m MEASURE       a measure, as trec_eval names it (ndcg, ndcg_cut.10, map, map_cut.100, P.10,
-                   recall.100, recip_rank, Rprec, bpref, num_ret, num_rel, num_rel_ret,
-                   ndcg.1=0.5,2=3) or as ir_measures does (nDCG@10, AP, P@10, R@100, RR, Rprec,
-                   Bpref); repeat it for more. Default: map P.5,10 ndcg ndcg_cut.10 recip_rank bpref
+  -q, --query_eval_wanted         also print the value of every query
+  -c, --complete_rel_info_wanted  average over every qrels query (one without results counts 0)
+  -n, --nosummary                 do not print the "all" lines
+  -l, --level_for_rel N           grade from which a document is relevant (default 1)
+  -M, --Max_retrieved_per_topic N  only the first N ranked documents of each query count
+  -N, --Number_docs_in_coll N     documents in the collection (utility's fourth coefficient)
+  -J, --Judged_docs_only          drop unjudged documents from every ranking first
+  -m, --measure MEASURE           a measure as trec_eval names it (map, P.5,10, ndcg_cut.10,
+                                  ndcg.1=0.5,2=3, ...), a set of them (official, the default;
+                                  all_trec; set), or an ir_measures name (nDCG@10, AP(rel=2),
+                                  P@10, RR@10, SetF, RBP(p=0.8), ...); repeat it for more.
+                                  -h -m NAME describes a measure; -h -m all_trec all of them
+  -Z, --Zscore FILE               print z-scores against "query measure mean stddev" lines
+  -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working
+  -R, --Rel_info_format FORMAT    qrels (the only format read so far)
+  -T, --Results_format FORMAT     trec_results (the only one trec_eval has)
+  -v, --version                   the version
+  -h, --help                      this text (with -m, the measures' definitions)
   --preset NAME    compute ndcg and ndcg_cut as a library does: trec_eval, trec_eval-ndcg_cut,
                    sklearn, torchmetrics, ranx, ranx-burges, ir_measures, gdeval, lightgbm,
                    xgboost, tf-ranking, spark, elasticsearch, ntcir, lecture (ties, gain,
                    ideal, ...; see the README)
   -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
                    ideal, ties, negativeGains, unjudgedGrade, relevantFrom,
-                   ndcgWhenIdcgZero
+                   ndcgWhenIdcgZero (trec_eval's obsolete -o is not read)
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
   --explain QID    print the step-by-step NDCG table of one query
-  --progress       report reading progress on stderr
-  -h, --help       this text
-  --version        the version`;
+  --progress       report reading progress on stderr`;
 
 class UsageError extends Error {}
 
-function parseArguments(argv) {
-  const args = { perQuery: false, averageComplete: false, relevanceLevel: '1', measures: [], conventions: {}, format: 'trec', explain: '', progress: false, files: [] };
-  const value = (i, flag) => {
-    if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
-    return argv[i];
-  };
+// trec_eval's flags (getopt_long: short, grouped, -l2 or -l 2, long names or their unique
+// prefixes) and this tool's own.
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  query_eval_wanted: { type: 'boolean', short: 'q' },
+  measure: { type: 'string', short: 'm', multiple: true },
+  complete_rel_info_wanted: { type: 'boolean', short: 'c' },
+  level_for_rel: { type: 'string', short: 'l' },
+  nosummary: { type: 'boolean', short: 'n' },
+  Debug_level: { type: 'string', short: 'D' },
+  Judged_docs_only: { type: 'boolean', short: 'J' },
+  Number_docs_in_coll: { type: 'string', short: 'N' },
+  Max_retrieved_per_topic: { type: 'string', short: 'M' },
+  Rel_info_format: { type: 'string', short: 'R' },
+  Results_format: { type: 'string', short: 'T' },
+  Zscore: { type: 'string', short: 'Z' },
+  preset: { type: 'string' },
+  o: { type: 'string', short: 'o', multiple: true },
+  format: { type: 'string' },
+  explain: { type: 'string' },
+  progress: { type: 'boolean' },
+};
+
+/**
+ * argv as getopt_long reads it: "--level 2" is "--level_for_rel 2" (a unique prefix of a long
+ * name), and an option that takes a value takes the next argument whatever it is ("-l -1").
+ */
+function asGetoptReads(argv) {
+  const names = Object.keys(OPTIONS).filter((n) => n.length > 1);
+  const takesValue = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === 'string')
+    .flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]));
+  const out = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-h' || a === '--help') return { help: true };
-    if (a === '--version') return { version: true };
-    if (a === '-q') args.perQuery = true;
-    else if (a === '-c') args.averageComplete = true;
-    else if (a === '-l' || a.startsWith('-l') && a.length > 2) {
-      const text = a === '-l' ? value(++i, '-l') : a.slice(2);
-      if (!/^-?\d+$/.test(text)) throw new UsageError(`-l takes a whole number, not '${text}'`);
-      args.relevanceLevel = text;  // as text: the core reads it as a 64-bit integer, exactly
-    } else if (a === '-m' || a.startsWith('-m') && a.length > 2) {
-      args.measures.push(a === '-m' ? value(++i, '-m') : a.slice(2));
-    } else if (a === '--preset' || a.startsWith('--preset=')) {
-      args.conventions.preset = a === '--preset' ? value(++i, '--preset') : a.slice('--preset='.length);
-    } else if (a === '-o' || a.startsWith('-o') && a.length > 2) {
-      const text = a === '-o' ? value(++i, '-o') : a.slice(2);
-      const eq = text.indexOf('=');
-      if (eq <= 0) throw new UsageError(`-o takes NAME=VALUE, such as ties=average, not '${text}'`);
-      args.conventions[text.slice(0, eq)] = text.slice(eq + 1);
-    } else if (a === '--format' || a.startsWith('--format=')) {
-      args.format = a === '--format' ? value(++i, '--format') : a.slice('--format='.length);
-      if (!['trec', 'json', 'tsv'].includes(args.format)) throw new UsageError(`--format is trec, json or tsv, not '${args.format}'`);
-    } else if (a === '--explain' || a.startsWith('--explain=')) {
-      args.explain = a === '--explain' ? value(++i, '--explain') : a.slice('--explain='.length);
-    } else if (a === '--progress') {
-      args.progress = true;
-    } else if (a.startsWith('-') && a !== '-') {
-      throw new UsageError(`unknown option '${a}'`);
+    let a = argv[i];
+    if (a.startsWith('--') && a !== '--') {
+      const [name, ...value] = a.slice(2).split('=');
+      if (!names.includes(name)) {
+        const matches = names.filter((n) => n.startsWith(name));
+        if (matches.length > 1) throw new UsageError(`option '--${name}' is ambiguous: ${matches.map((m) => `--${m}`).join(', ')}`);
+        if (matches.length === 0) throw new UsageError(`unknown option '--${name}'`);
+        a = `--${matches[0]}${value.length ? `=${value.join('=')}` : ''}`;
+      }
+    }
+    if (takesValue.has(a) && i + 1 < argv.length && argv[i + 1].startsWith('-') && argv[i + 1] !== '-') {
+      out.push(a.startsWith('--') ? `${a}=${argv[++i]}` : `${a}${argv[++i]}`);
     } else {
-      args.files.push(a);
+      out.push(a);
     }
   }
+  return out;
+}
+
+const wholeNumber = (flag, text) => {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} takes a whole number 0 or more, not '${text}'`);
+  return text;  // as text: the core reads it as a 64-bit integer, exactly
+};
+
+function parseArguments(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: asGetoptReads(argv), options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(error.message.replace(/\. To specify a positional argument.*$/, ''));
+  }
+  const v = parsed.values;
+  const args = {
+    help: Boolean(v.help), version: Boolean(v.version),
+    perQuery: Boolean(v.query_eval_wanted), summary: !v.nosummary,
+    measures: v.measure ?? [], options: {}, conventions: {}, format: v.format ?? 'trec',
+    explain: v.explain ?? '', progress: Boolean(v.progress), files: parsed.positionals,
+    zscores: v.Zscore, debugLevel: 0,
+  };
+  if (args.help || args.version) return args;
+  if (v.complete_rel_info_wanted) args.options.averageComplete = 'true';
+  if (v.Judged_docs_only) args.options.judgedOnly = 'true';
+  if (v.level_for_rel !== undefined) {
+    if (!/^-?\d+$/.test(v.level_for_rel)) throw new UsageError(`-l takes a whole number, not '${v.level_for_rel}'`);
+    args.options.relevanceLevel = v.level_for_rel;
+  }
+  if (v.Max_retrieved_per_topic !== undefined) args.options.maxPerQuery = wholeNumber('-M', v.Max_retrieved_per_topic);
+  if (v.Number_docs_in_coll !== undefined) args.options.docsInCollection = wholeNumber('-N', v.Number_docs_in_coll);
+  if (v.Debug_level !== undefined) {
+    const [, level, query] = /^(\d+)(?:\.(.+))?$/.exec(v.Debug_level) ?? [];
+    if (level === undefined) throw new UsageError(`-D takes a level and an optional query, such as 1 or 1.301, not '${v.Debug_level}'`);
+    args.debugLevel = Number(level);
+    if (query !== undefined) {
+      args.options.onlyQuery = query;
+      if (args.debugLevel > 0 && !args.explain) args.explain = query;
+    }
+  }
+  if (v.Rel_info_format !== undefined && v.Rel_info_format !== 'qrels') {
+    const known = ['prefs', 'qrels_prefs', 'qrels_jg'].includes(v.Rel_info_format);
+    throw new UsageError(known
+      ? `-R ${v.Rel_info_format}: preference and judgment-group files are not read yet; -R qrels is`
+      : `-R takes a relevance file format (qrels), not '${v.Rel_info_format}'`);
+  }
+  if (v.Results_format !== undefined && v.Results_format !== 'trec_results') {
+    throw new UsageError(`-T takes trec_results (the only results format), not '${v.Results_format}'`);
+  }
+  if (v.preset !== undefined) args.conventions.preset = v.preset;
+  for (const text of v.o ?? []) {
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-o takes NAME=VALUE, such as ties=average, not '${text}'`);
+    args.conventions[text.slice(0, eq)] = text.slice(eq + 1);
+  }
+  if (!['trec', 'json', 'tsv'].includes(args.format)) throw new UsageError(`--format is trec, json or tsv, not '${args.format}'`);
   if (args.files.length !== 2) throw new UsageError(`expected two files, QRELS and RUN; got ${args.files.length}`);
   if (args.files[0] === '-' && args.files[1] === '-') throw new UsageError('only one of QRELS and RUN can be - (stdin)');
   return args;
@@ -131,9 +216,40 @@ async function spooled(stream) {
   };
 }
 
+/**
+ * The chunks of `chunks`, inflated when they start with gzip's magic bytes (1f 8b): TREC runs
+ * and qrels often travel compressed.
+ */
+async function* gunzipIfNeeded(chunks) {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  let next = await iterator.next();
+  while (!next.done && head.length < 2) {
+    head = Buffer.concat([head, Buffer.from(next.value)]);
+    if (head.length < 2) next = await iterator.next();
+    else next = { done: false, value: null };
+  }
+  const rest = async function* rest() {
+    yield head;
+    for (let item = await iterator.next(); !item.done; item = await iterator.next()) yield item.value;
+  };
+  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+    yield* rest();
+    return;
+  }
+  const source = Readable.from(rest());
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  source.on('error', (error) => gunzip.destroy(error));
+  source.pipe(gunzip);
+  yield* gunzip;
+}
+
 /** A function returning a fresh iterable of the file's chunks. Any readable path works. */
 async function opener(path) {
-  if (path === '-') return spooled(process.stdin);
+  if (path === '-') {
+    const open = await spooled(process.stdin);
+    return () => gunzipIfNeeded(open());
+  }
   let info;
   try {
     info = await stat(path);
@@ -141,8 +257,36 @@ async function opener(path) {
     throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
   if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
-  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
-  return () => createReadStream(path, { highWaterMark: CHUNK });
+  if (!info.isFile()) {
+    const open = await spooled(createReadStream(path, { highWaterMark: CHUNK }));
+    return () => gunzipIfNeeded(open());
+  }
+  return () => gunzipIfNeeded(createReadStream(path, { highWaterMark: CHUNK }));
+}
+
+/** A whole small file (-Z), as text; gzipped or not. */
+async function readWhole(path) {
+  const open = await opener(path);
+  const parts = [];
+  for await (const chunk of open()) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** -h -m NAME: the definitions of the measures named, as trec_eval's -h prints its own. */
+function describeMeasures(calc, names) {
+  const catalogue = calc.measures();
+  const wanted = new Set();
+  for (const name of names) {
+    const set = calc.measureSets().find((s) => s.name === name);
+    for (const member of set ? set.measures : [name.split('.')[0]]) wanted.add(member);
+  }
+  const lines = ['\nMeasures:'];
+  for (const m of catalogue) {
+    if (!wanted.has(m.name) && !wanted.has(m.irMeasures)) continue;
+    const params = m.defaults ? `.${m.defaults}` : '';
+    lines.push(`  ${m.name}${params}${m.irMeasures ? ` (ir_measures: ${m.irMeasures})` : ''}`, `      ${m.definition}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function formatTsv(result, perQuery) {
@@ -170,36 +314,40 @@ async function main(argv) {
     args = parseArguments(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`ndcg-calc: ${error.message}\n${USAGE}\n`);
+    process.stderr.write(`ndcg-calc: ${error.message}\n${USAGE.split('\n\n')[0]}\n(ndcg-calc -h for every option)\n`);
     return 2;
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
+    if (args.measures.length > 0) process.stdout.write(describeMeasures(await createCalculator(), args.measures));
     return 0;
   }
   if (args.version) {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    process.stdout.write(`ndcg-calc ${pkg.version}\n`);
+    process.stdout.write(`ndcg-calc ${pkg.version} (trec_eval 10.0's measures and flags)\n`);
     return 0;
   }
   let qrels;
   let run;
+  let zscores;
   try {
     qrels = await opener(args.files[0]);
     run = await opener(args.files[1]);
+    if (args.zscores !== undefined) zscores = await readWhole(args.zscores);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`ndcg-calc: ${error.message}\n`);
     return 2;
   }
+  if (zscores !== undefined) args.options.zscores = zscores;
   const calc = await createCalculator();
   const onProgress = args.progress
     ? progressReporter({ qrels: await sizeOf(args.files[0]), run: await sizeOf(args.files[1]) })
     : undefined;
   const result = await calc.evaluateStreams({
     qrels, run, measures: args.measures, explainQuery: args.explain, onProgress,
-    options: { relevanceLevel: args.relevanceLevel, averageComplete: args.averageComplete, ...args.conventions },
-    trecText: args.format === 'trec' ? (args.perQuery ? 'per-query' : 'summary') : undefined,
+    options: { ...args.options, ...args.conventions },
+    trecText: args.format === 'trec' ? { perQuery: args.perQuery, summary: args.summary } : undefined,
   });
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
   const fileOf = { qrels: args.files[0], run: args.files[1] };
@@ -211,7 +359,11 @@ async function main(argv) {
     // A bad -m or -l is a usage error (2), like a bad flag; a bad file is an error in the data (1).
     return result.errors.every((e) => e.source === 'options') ? 2 : 1;
   }
-  if (args.explain && result.explanation) process.stdout.write(formatExplanation(args.explain, result.explanation));
+  if (args.explain && result.explanation) {
+    // -D's working goes to stderr, beside the lines trec_eval prints; --explain's to stdout.
+    (args.debugLevel > 0 && args.explain === args.options.onlyQuery ? process.stderr : process.stdout)
+      .write(formatExplanation(args.explain, result.explanation));
+  }
   if (args.format === 'trec') {
     process.stdout.write(result.trec);
   } else if (args.format === 'tsv') {

@@ -141,6 +141,30 @@ export interface EvaluateOptions extends Conventions {
   relevanceLevel?: number | string;
   /** Average over every qrels query, a query without results counting 0 (trec_eval -c). true/false or "true"/"false". */
   averageComplete?: boolean | 'true' | 'false';
+  /** Drop unjudged documents from every ranking first (trec_eval -J). */
+  judgedOnly?: boolean | 'true' | 'false';
+  /** Only the first N ranked documents of each query count (trec_eval -M). */
+  maxPerQuery?: number | string;
+  /** Documents in the collection, for utility's fourth coefficient (trec_eval -N). */
+  docsInCollection?: number | string;
+  /** Evaluate this query only (trec_eval -D level.qid). */
+  onlyQuery?: string;
+  /** The text of a -Z file ("query measure mean stddev" lines): values become z-scores. */
+  zscores?: string;
+}
+
+/** A TREC measure of the catalogue (trec_eval 10.0's, in its order). */
+export interface MeasureInfo {
+  name: string;
+  params: 'none' | 'cutoffs' | 'numberCutoffs' | 'numbers' | 'pairs';
+  /** The parameters used when none are given ("5,10,15,20,30,100,200,500,1000"). */
+  defaults: string;
+  value: 'real' | 'whole' | 'text';
+  summary: 'mean' | 'sum' | 'geometric' | 'count' | 'none' | 'runTag';
+  perQuery: boolean;
+  /** ir_measures' name, "" when it has none. */
+  irMeasures: string;
+  definition: string;
 }
 
 export interface EvaluateRequest {
@@ -148,15 +172,15 @@ export interface EvaluateRequest {
   qrels: Chunks;
   /** "query Q0 docno rank score tag" lines. */
   run: Chunks;
-  /** trec_eval names ("ndcg_cut.10", "P.5,10", "ndcg.1=0.5,2=3") or ir_measures names ("nDCG@10", "AP"). */
+  /** trec_eval names ("ndcg_cut.10", "P.5,10", "ndcg.1=0.5,2=3"), its sets ("official", the default, "all_trec"), or ir_measures names ("nDCG@10", "AP(rel=2)"). */
   measures?: string[];
   options?: EvaluateOptions;
   /** Also explain this query step by step (result.explanation). */
   explainQuery?: string;
   /** The explanation's cut-off k (ndcg_cut_10: 10); 0 or absent: the whole ranking, as ndcg. */
   explainCutoff?: number | string;
-  /** Also return trec_eval's text: the means only, or every query too. */
-  trecText?: 'summary' | 'per-query';
+  /** Also return trec_eval's text: the means only, every query too, or either without the "all" lines (summary: false, -n). */
+  trecText?: 'summary' | 'per-query' | { perQuery?: boolean; summary?: boolean };
 }
 
 export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
@@ -173,18 +197,27 @@ export type Evaluation =
       columns: {
         name: string;
         wholeNumber: boolean;
+        /** A text value per query (relstring), in perQuery[].texts. */
+        text: boolean;
+        /** Printed per query (gm_map, num_q and runid are summaries only). */
+        perQuery: boolean;
+        /** How the "all" line combines the queries. */
+        summary: 'mean' | 'sum' | 'geometric' | 'count' | 'none' | 'runTag';
         /** Position of the measure it comes from in the list as given (show columns in the order typed). */
         measure: number;
         /** Its cut-off (P_10: 10); 0 when it covers the whole ranking. */
         cutoff: number;
       }[];
-      perQuery: { query: string; values: Record<string, number> }[];
-      /** The "all" line: means (sums for whole-number columns). */
+      perQuery: { query: string; values: Record<string, number>; texts?: Record<string, string> }[];
+      /** The "all" line: means (sums for whole-number columns, a geometric mean for gm_*). */
       mean: Record<string, number>;
       /** Sample standard deviation (n − 1) of the per-query values over the queries averaged. */
       stdev: Record<string, number>;
       queriesAveraged: number;
+      /** The tag of the run's last line (trec_eval's runid). */
       runTag: string;
+      /** Values are z-scores (options.zscores). */
+      zscores?: boolean;
       warnings: Diagnostic[];
       trec?: string;
       explanation?: Explanation;
@@ -205,6 +238,10 @@ export interface Calculator {
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /** The presets, in the order a menu lists them: the option values each stands for, and where they are defined. */
   presets(): readonly { name: PresetName; label: string; options: Record<string, string>; citation: string }[];
+  /** The TREC measures, in trec_eval's order. */
+  measures(): readonly MeasureInfo[];
+  /** trec_eval's sets of measures (official, set, all_trec). */
+  measureSets(): readonly { name: string; measures: readonly string[] }[];
   /**
    * Someone's own working held against the calculation: `working` is a column such as
    * "DCG = (1.0, 1.6)", a table whose header names G, CG, DCG, IG, IDCG or NDCG, or a sum

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -146,46 +147,107 @@ class RunReader {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Measures
+// Measures: a catalogue (trec_measures.cpp), in trec_eval 10.0's order, which is also the order
+// of its output whatever the order of the -m options.
 
-enum class MeasureKind : std::uint8_t {
-  num_ret,
-  num_rel,
-  num_rel_ret,
-  map,
-  rprec,
-  bpref,
-  recip_rank,
-  p,
-  recall,
-  ndcg,
-  ndcg_cut,
-  map_cut,
+// How a measure's parameters are written after its name's first '.':
+enum class ParamKind : std::uint8_t {
+  none,            // map, bpref
+  long_cutoffs,    // P.5,10: whole numbers >= 1, sorted, one output column each ("P_5")
+  double_cutoffs,  // iprec_at_recall.0.1,0.5: one column each, named with 2 decimals
+  doubles,         // utility.1,-1,0,0: an ordered list; one column named with the text
+  pairs,           // ndcg.1=0.5,2=3, rbp.p=0.8: name=value pairs; one column named with the text
 };
 
+// How the "all" line combines the per-query values.
+enum class Summary : std::uint8_t {
+  mean,       // the arithmetic mean
+  sum,        // the sum (counts: num_ret, num_rel_ret)
+  geometric,  // exp of the mean of the logs (gm_map, gm_bpref: the per-query value is the log)
+  num_q,      // the number of queries averaged over
+  num_rel,    // the sum; with -c, every judged document of grade > 0 of every qrels query
+  none,       // nothing (relstring)
+  run_tag,    // the run's tag (runid)
+};
+
+enum class ValueKind : std::uint8_t { real, whole, text };
+
+struct Ranked;  // one query's ranked relevance values (trec_measures.hpp)
+
+struct MeasureInstance;
+
+struct MeasureDef {
+  std::string_view name;  // trec_eval's name
+  ParamKind params;
+  std::string_view defaults;  // the parameters used when none are given ("" for none)
+  ValueKind value;
+  Summary summary;
+  bool per_query;                // printed per query (-q)
+  std::string_view ir_measures;  // the ir_measures name, "" when it has none
+  std::string_view definition;   // one line, for -h and the README
+};
+
+// The catalogue, in trec_eval's order.
+const std::vector<MeasureDef>& measure_catalogue();
+
+// trec_eval's nicknames (official, all_trec, set, ...) and the measures they name.
+struct Nickname {
+  std::string_view name;
+  std::vector<std::string_view> measures;
+};
+const std::vector<Nickname>& measure_nicknames();
+
+// One requested measure with its parameters.
 struct Measure {
-  MeasureKind kind;
-  std::vector<std::int64_t> cutoffs;  // P, recall, ndcg_cut, map_cut: each >= 1
-  // ndcg: grade -> gain overrides (grades >= 0, gains finite and >= 0), sorted by grade
+  std::size_t def = 0;                // index into measure_catalogue()
+  std::string parameters;             // as written ("1=0.5,2=3", "5,10"), "" for the defaults
+  std::vector<std::int64_t> cutoffs;  // long_cutoffs: sorted, unique, >= 1
+  std::vector<double> values;         // double_cutoffs (sorted), doubles
+  std::vector<std::pair<std::string, double>> pairs;  // pairs, in the order written
+  // ndcg's gain map from `pairs` (names that are whole numbers), sorted by grade
   std::vector<std::pair<std::int64_t, double>> gains;
-  std::string parameters;    // as written ("1=0.5,2=3"): trec_eval names the column with them
-  std::size_t position = 0;  // where it first stands in the list of measures as given
+  // A relevance level of its own (ir_measures' rel=2), else -1 for the evaluation's (-l)
+  std::int64_t relevance_level = -1;
+  // The output name when it is not trec_eval's ("AP(rel=2)", "RR@10"), and the depth at which
+  // the ranking is cut for it (RR@10), 0 for none
+  std::string name;
+  std::int64_t depth = 0;
+  std::size_t position = 0;          // where it first stands in the list of measures as given
+  bool explicit_parameters = false;  // given after the name, not the defaults
+
+  const MeasureDef& definition() const { return measure_catalogue()[def]; }
 };
 
 // One output column: "P_10", "ndcg", "num_ret".
 struct Column {
   std::string name;
+  ValueKind value = ValueKind::real;
+  Summary summary = Summary::mean;
+  bool per_query = true;
   bool whole_number = false;  // printed as an integer, summed (not averaged) over queries
   std::size_t measure = 0;    // Measure::position of the measure it comes from
   std::int64_t cutoff = 0;    // its cut-off (P_10: 10); 0 when it covers the whole ranking
 };
 
+// trec_eval's -Z file: "qid measure mean stddev" lines. A value v of a query and measure listed
+// there is printed as (v - mean) / stddev; one not listed as -1000000.
+struct Zscores {
+  std::map<std::pair<std::string, std::string>, std::pair<double, double>> table;
+};
+// Reads a -Z file; errors are located (source options, with the line).
+std::optional<Zscores> read_zscores(std::string_view text, DiagnosticList& errors);
+
 struct EvalOptions {
-  std::int64_t relevance_level = 1;  // -l; 0 or more
-  bool average_complete = false;     // -c
-  std::vector<Measure> measures;     // empty: map, P.5,10, ndcg, ndcg_cut.10, recip_rank, bpref
-  std::string explain_query;         // also explain this query step by step (ndcg's conventions)
-  std::int64_t explain_cutoff = 0;   // the explanation's k (0: the whole ranking, as ndcg)
+  std::int64_t relevance_level = 1;        // -l; 0 or more
+  bool average_complete = false;           // -c
+  bool judged_only = false;                // -J: unjudged documents are removed from each ranking
+  std::int64_t max_per_query = INT64_MAX;  // -M: only the first M ranked documents count
+  std::int64_t docs_in_collection = 0;     // -N (utility's fourth coefficient)
+  std::string only_query;                  // -D level.qid: evaluate this query only
+  std::vector<Measure> measures;           // empty: trec_eval's "official" measures
+  std::string explain_query;        // also explain this query step by step (ndcg's conventions)
+  std::int64_t explain_cutoff = 0;  // the explanation's k (0: the whole ranking, as ndcg)
+  std::optional<Zscores> zscores;   // -Z
   std::size_t results_memory_limit = kResultsMemoryLimit;  // per-query values kept
   // Set by a preset or a convention option (explain.hpp's Options: gain, discount, base, ideal,
   // ties, negativeGains, unjudgedGrade, ndcgWhenIdcgZero): ndcg and ndcg_cut.k then follow
@@ -193,13 +255,20 @@ struct EvalOptions {
   // measure sets the depth, as in trec_eval: ndcg is the whole ranking over the whole ideal,
   // ndcg_cut.k both cut at k. A measure's gain map ("ndcg.1=0.5") overrides the gain.
   std::optional<Options> conventions;
+  // Said once per evaluation where this differs from trec_eval 10.0 on purpose.
+  std::vector<Diagnostic> notes;
 };
 
 // Sets one evaluation option from its text, as the JS API and the command line give it:
-//   relevanceLevel   a whole number >= 0 (-l)
-//   averageComplete  "true" | "false" (-c)
-//   explainQuery     a query id, or "" for none
-//   explainCutoff    the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
+//   relevanceLevel    a whole number >= 0 (-l)
+//   averageComplete   "true" | "false" (-c)
+//   judgedOnly        "true" | "false" (-J)
+//   maxPerQuery       a whole number >= 0 (-M)
+//   docsInCollection  a whole number >= 0 (-N)
+//   onlyQuery         a query id, or "" for all (-D level.qid)
+//   zscores           the text of a -Z file ("" for none)
+//   explainQuery      a query id, or "" for none
+//   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
 //   preset and the convention options of explain.hpp (not k, idealDepth, rankingNumbers or
 //   roundBeforeDividing): set EvalOptions::conventions, starting from trec_eval's.
 // Returns an error (source options) naming the option for an unknown name or a bad value;
@@ -211,15 +280,18 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
 // given beside a preset overrides it. Returns the errors.
 DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionValue>& values);
 
-// Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3") or as
-// ir_measures does ("nDCG@10", "AP", "P@10", "R@100", "RR", "Rprec", "Bpref"). Returns an
-// error (source options) for an empty or unknown name or a bad parameter (a cut-off that is not
-// a whole number >= 1, a negative or non-finite gain).
+// Adds a measure named as trec_eval does ("ndcg_cut.5,10", "P", "ndcg.1=0.5,2=3", a nickname
+// such as "official" or "all_trec") or as ir_measures does ("nDCG@10", "AP(rel=2)", "P@10",
+// "R@100", "RR", "Rprec", "Bpref", "SetF", ...). Parameters are read as trec_eval reads them
+// (a cut-off "23.4" is 23, with a note). Returns an error (source options) for an empty or
+// unknown name or a bad parameter. Repeated names merge: their cut-offs are united (trec_eval
+// keeps only the first one's parameters; a note says so).
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view name);
 
 struct QueryValues {
   std::string qid;
-  std::vector<double> values;  // one per column
+  std::vector<double> values;      // one per column
+  std::vector<std::string> texts;  // one per column when a column is text (relstring), else empty
 };
 
 struct Evaluation {
@@ -228,10 +300,11 @@ struct Evaluation {
   std::vector<QueryValues> per_query;  // in trec_eval's query order
   std::vector<double> mean;            // the "all" line (sums for whole-number columns)
   // Sample standard deviation (n − 1) of each column's per-query values over the queries
-  // averaged (with average_complete, a query without results counts as 0); 0 for one query.
+  // averaged; 0 for one query.
   std::vector<double> stdev;
   std::size_t queries_averaged = 0;
-  std::string run_tag;
+  std::string run_tag;   // the tag of the run's last line, as trec_eval's runid
+  bool zscores = false;  // values are z-scores (-Z)
   // EvalOptions::explain_query's table: ranked in trec_eval's order, graded by the qrels, linear
   // gain (or ndcg's gain map), log2(rank + 1), ideal from every judged document, whole ideal.
   std::optional<Explanation> explanation;
@@ -243,6 +316,7 @@ struct Evaluation {
 class Evaluator {
  public:
   Evaluator(const QrelsReader& qrels, EvalOptions options);
+  ~Evaluator();
 
   void add(QueryRun&& run);
   Evaluation finish(const RunReader& reader);
@@ -250,7 +324,7 @@ class Evaluator {
   const std::vector<Column>& columns() const { return columns_; }
 
  private:
-  std::vector<double> evaluate(const QueryRun& run, const QueryQrels& qrels);
+  QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
   void explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
                    const QueryQrels& qrels);
   // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
@@ -261,20 +335,55 @@ class Evaluator {
   const QrelsReader& qrels_;
   EvalOptions options_;
   std::vector<Column> columns_;
-  std::map<std::string, std::vector<double>> results_;
+  std::vector<bool> gain_columns_;  // the column's measure has a gain map
+  std::map<std::string, QueryValues> results_;
   std::optional<Explanation> explanation_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
   std::unordered_set<std::string> runs_without_qrels_;
   std::size_t kept_ = 0;  // estimated bytes of results_ and runs_without_qrels_
   bool overflow_reported_ = false;
+  bool gain_order_reported_ = false;
 };
 
-// The whole pipeline over two complete texts (regrouping when needed).
+// One evaluation fed in chunks: the qrels, then the run, read again from its start for as long
+// as finish_run() asks. A run grouped by query is read once, a query at a time; one whose
+// queries are interleaved is read a second time, keeping every query until its end. This is
+// the only place that knows the protocol; the JS API and the tests drive it.
+//
+//   Session s(options);
+//   for (chunk : qrels) s.feed_qrels(chunk);
+//   s.finish_qrels();
+//   do { for (chunk : run) s.feed_run(chunk); } while (s.finish_run());
+//   Evaluation e = s.result();
+class Session {
+ public:
+  explicit Session(EvalOptions options);
+  ~Session();
+
+  void feed_qrels(std::string_view chunk);
+  void finish_qrels();
+  void feed_run(std::string_view chunk);
+  // Ends a reading of the run; true when it must be fed again from its start.
+  bool finish_run();
+  Evaluation result();
+
+ private:
+  void start_run(bool buffer_all);
+
+  EvalOptions options_;
+  QrelsReader qrels_;
+  std::unique_ptr<Evaluator> evaluator_;
+  std::unique_ptr<RunReader> run_;
+};
+
+// The whole pipeline over two complete texts (a Session).
 Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
                     const EvalOptions& options);
 
-// trec_eval's text output: "%-22s\t%s\t%6.4f" lines, per query (when `per_query`) then "all".
-std::string format_trec(const Evaluation& evaluation, bool per_query);
+// trec_eval's text output: "%-22s\t%s\t%6.4f" lines, per query (when `per_query`) then "all"
+// (unless `summary` is false, -n). Whole numbers print as integers, z-scores with a "Z" before
+// the name, relstring quoted; a NaN prints as "-nan", as trec_eval's 0/0 does on x86-64.
+std::string format_trec(const Evaluation& evaluation, bool per_query, bool summary = true);
 
 }  // namespace ndcg::trec

@@ -1,0 +1,874 @@
+// The catalogue of TREC measures and one function per measure, with the semantics of
+// trec_eval 10.0 (C. Buckley, NIST), re-implemented from their definitions and checked against
+// its output, quirks included (each is named where it is kept): Buckley & Voorhees, "Retrieval
+// System Evaluation" (TREC: Experiment and Evaluation in Information Retrieval, MIT Press 2005)
+// for map, Rprec, P, recall, iprec_at_recall and bpref; Järvelin & Kekäläinen (ACM TOIS 2002)
+// for ndcg with the log2(rank + 1) discount; Yilmaz & Aslam (CIKM 2006) for infAP; Moffat &
+// Zobel (ACM TOIS 2008) for rbp.
+#include "trec_measures.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace ndcg::trec {
+
+namespace {
+
+constexpr double kMinGeoMean = 0.00001;    // trec_eval's floor before the log of gm_map
+constexpr double kInfApEpsilon = 0.00001;  // infAP's smoothing
+constexpr std::string_view kLongCutoffs = "5,10,15,20,30,100,200,500,1000";
+
+// The value of a division by zero where trec_eval divides 0 by 0 (-J can leave a query with no
+// documents): x86-64's default NaN, which C prints as "-nan".
+double zero_by_zero() {
+  return -std::numeric_limits<double>::quiet_NaN();
+}
+
+double as_double(std::int64_t v) {
+  return static_cast<double>(v);
+}
+
+double log2_of_rank(std::int64_t i) {  // the discount of 0-based rank i: log2(i + 2)
+  return std::log2(static_cast<double>(i + 2));
+}
+
+}  // namespace
+
+const std::vector<MeasureDef>& measure_catalogue() {
+  static const std::vector<MeasureDef> catalogue = {
+      {"runid", ParamKind::none, "", ValueKind::text, Summary::run_tag, false, "",
+       "the run's tag, from its last line"},
+      {"num_q", ParamKind::none, "", ValueKind::whole, Summary::num_q, false, "NumQ",
+       "the number of queries averaged over"},
+      {"num_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "NumRet",
+       "documents retrieved (after -M and -J)"},
+      {"num_rel", ParamKind::none, "", ValueKind::whole, Summary::num_rel, true, "NumRel",
+       "documents judged relevant (grade >= -l)"},
+      {"num_rel_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "NumRelRet",
+       "relevant documents retrieved"},
+      {"map", ParamKind::none, "", ValueKind::real, Summary::mean, true, "AP",
+       "average precision: the mean of the precision at each relevant document's rank, over "
+       "num_rel"},
+      {"gm_map", ParamKind::none, "", ValueKind::real, Summary::geometric, false, "",
+       "geometric mean of average precision (each at least 0.00001)"},
+      {"Rprec", ParamKind::none, "", ValueKind::real, Summary::mean, true, "Rprec",
+       "precision at rank R = num_rel"},
+      {"bpref", ParamKind::none, "", ValueKind::real, Summary::mean, true, "Bpref",
+       "binary preference: for each relevant document, 1 - (judged non-relevant above it, at "
+       "most R) / min(R, judged non-relevant), over R"},
+      {"recip_rank", ParamKind::none, "", ValueKind::real, Summary::mean, true, "RR",
+       "1 / the rank of the first relevant document"},
+      {"iprec_at_recall", ParamKind::double_cutoffs, "0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1",
+       ValueKind::real, Summary::mean, true, "IPrec@r",
+       "interpolated precision at recall r: the highest precision at any recall >= r"},
+      {"P", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true, "P@k",
+       "precision at k: relevant documents in the top k, over k"},
+      {"relstring", ParamKind::doubles, "10", ValueKind::text, Summary::none, true, "",
+       "the grades of the top n documents as a string ('-' not judged, '.' judged negative)"},
+      {"recall", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true, "R@k",
+       "recall at k: relevant documents in the top k, over num_rel"},
+      {"infAP", ParamKind::none, "", ValueKind::real, Summary::mean, true, "infAP",
+       "inferred average precision for a sampled pool (documents judged negative are the "
+       "unjudged part of the pool)"},
+      {"gm_bpref", ParamKind::none, "", ValueKind::real, Summary::geometric, false, "",
+       "geometric mean of bpref (each at least 0.00001)"},
+      {"Rprec_mult", ParamKind::double_cutoffs, "0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0",
+       ValueKind::real, Summary::mean, true, "", "precision at rank x·R for each multiple x"},
+      {"utility", ParamKind::doubles, "1,-1,0,0", ValueKind::real, Summary::mean, true, "",
+       "a·rel_ret + b·nonrel_ret + c·rel_not_ret + d·nonrel_not_ret (d needs -N)"},
+      {"11pt_avg", ParamKind::doubles, "0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",
+       ValueKind::real, Summary::mean, true, "",
+       "interpolated precision averaged over the recall points given"},
+      {"binG", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "binary G: the mean over relevant documents of 1 / log2(2 + non-relevant above it)"},
+      {"G", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "normalised gain: gain / log2(2 + ideal gain so far - gain so far), over the ideal total"},
+      {"dcg", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "discounted cumulative gain: the sum of gain / log2(rank + 1), gain = grade unless given"},
+      {"ideal_dcg", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "the DCG of the ideal ranking of every judged document"},
+      {"ndcg", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "nDCG",
+       "DCG over the ideal DCG of every judged document, the whole ranking"},
+      {"ndcg_rel", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "nDCG averaged over the ranks of the relevant documents"},
+      {"Rndcg", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "nDCG averaged over the ranks where the ideal gain changes"},
+      {"ndcg_cut", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true,
+       "nDCG@k", "nDCG at k: DCG of the top k over the ideal DCG of the top k, gain = grade"},
+      {"map_cut", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true,
+       "AP@k", "average precision over the top k (still divided by num_rel)"},
+      {"relative_P", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true,
+       "", "precision at k over the best possible: relevant in the top k / min(k, num_rel)"},
+      {"success", ParamKind::long_cutoffs, "1,5,10", ValueKind::real, Summary::mean, true,
+       "Success@k", "1 if a relevant document is in the top k, else 0"},
+      {"set_P", ParamKind::none, "", ValueKind::real, Summary::mean, true, "SetP",
+       "precision of the whole retrieved set"},
+      {"set_relative_P", ParamKind::none, "", ValueKind::real, Summary::mean, true, "SetRelP",
+       "set precision over the best possible: num_rel_ret / min(num_ret, num_rel)"},
+      {"set_recall", ParamKind::none, "", ValueKind::real, Summary::mean, true, "SetR",
+       "recall of the whole retrieved set"},
+      {"set_map", ParamKind::none, "", ValueKind::real, Summary::mean, true, "SetAP",
+       "set precision times set recall"},
+      {"set_F", ParamKind::doubles, "1", ValueKind::real, Summary::mean, true, "SetF",
+       "F measure of set precision and recall, (β + 1)·P·R / (β·P + R) with β as given"},
+      {"num_nonrel_judged_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
+       "judged non-relevant documents retrieved"},
+      {"yaap", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "yet another AP: log((1 + sum of precisions) / (1 + num_rel - sum of precisions))"},
+      {"rbp", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "RBP",
+       "rank-biased precision (1 - p)·Σ gain·p^(rank - 1), p = 0.9 unless p= is given"},
+      {"rbp_resid", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "",
+       "the most rbp could grow if every unjudged document had gain 1"},
+      {"unj", ParamKind::long_cutoffs, "5,10,20", ValueKind::real, Summary::mean, true, "",
+       "the share of unjudged documents in the top k"},
+  };
+  return catalogue;
+}
+
+const std::vector<Nickname>& measure_nicknames() {
+  static const std::vector<Nickname> nicknames = {
+      {"official",
+       {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+        "recip_rank", "iprec_at_recall", "P"}},
+      {"set",
+       {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+        "set_relative_P", "set_map", "set_F"}},
+      {"all_trec",
+       {"runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
+        "relstring",
+        "recall",
+        "unj",
+        "rbp",
+        "rbp_resid",
+        "infAP",
+        "gm_bpref",
+        "utility",
+        "11pt_avg",
+        "ndcg",
+        "relative_P",
+        "Rprec_mult",
+        "success",
+        "map_cut",
+        "ndcg_cut",
+        "ndcg_rel",
+        "Rndcg",
+        "binG",
+        "G",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+        "num_nonrel_judged_ret"}},
+  };
+  return nicknames;
+}
+
+std::int64_t Ranked::judged_at_or_above(std::int64_t level) const {
+  std::int64_t n = 0;
+  for (const auto& [grade, count] : levels) n += grade >= level ? count : 0;
+  return n;
+}
+
+std::int64_t Ranked::judged_below(std::int64_t level) const {
+  std::int64_t n = 0;
+  for (const auto& [grade, count] : levels) n += grade < level ? count : 0;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Column names
+
+namespace {
+
+std::string with_long(std::string_view name, std::int64_t k) {
+  return std::string(name) + "_" + std::to_string(k);
+}
+
+std::string with_double(std::string_view name, double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%3.2f", x);
+  return std::string(name) + "_" + buffer;
+}
+
+}  // namespace
+
+std::vector<std::string> column_names(const Measure& m) {
+  const MeasureDef& d = m.definition();
+  if (!m.name.empty()) {
+    // An ir_measures name of its own: one column, or one per cut-off.
+    if (d.params == ParamKind::long_cutoffs && m.cutoffs.size() > 1) {
+      std::vector<std::string> names;
+      for (std::int64_t k : m.cutoffs) names.push_back(m.name + "@" + std::to_string(k));
+      return names;
+    }
+    return {m.name};
+  }
+  switch (d.params) {
+    case ParamKind::long_cutoffs: {
+      std::vector<std::string> names;
+      for (std::int64_t k : m.cutoffs) names.push_back(with_long(d.name, k));
+      return names;
+    }
+    case ParamKind::double_cutoffs: {
+      std::vector<std::string> names;
+      for (double x : m.values) names.push_back(with_double(d.name, x));
+      return names;
+    }
+    case ParamKind::doubles:
+    case ParamKind::pairs:
+      return {m.parameters.empty() ? std::string(d.name)
+                                   : std::string(d.name) + "_" + m.parameters};
+    case ParamKind::none:
+      break;
+  }
+  return {std::string(d.name)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gains (ndcg, dcg, ideal_dcg, ndcg_rel, Rndcg, G, rbp)
+
+namespace {
+
+// trec_eval sorts gains with a comparator that returns the difference of two gains as an int:
+// truncated toward zero, and INT_MIN where it does not fit (x86-64's conversion).
+int truncated_compare(double a, double b) {
+  const double difference = a - b;
+  if (!(difference > -2147483649.0 && difference < 2147483648.0)) return INT_MIN;
+  return static_cast<int>(difference);
+}
+
+// The C library's qsort on this platform (glibc) is a top-down merge sort that takes from the
+// left run while compare(left, right) <= 0. With a comparator that is not a strict weak order
+// only the same algorithm gives the same order.
+void merge_sort(std::vector<GainLevel>& v, std::size_t begin, std::size_t end,
+                std::vector<GainLevel>& scratch) {
+  const std::size_t n = end - begin;
+  if (n <= 1) return;
+  const std::size_t middle = begin + n / 2;
+  merge_sort(v, begin, middle, scratch);
+  merge_sort(v, middle, end, scratch);
+  scratch.clear();
+  std::size_t a = begin;
+  std::size_t b = middle;
+  while (a < middle && b < end) {
+    if (truncated_compare(v[a].gain, v[b].gain) <= 0)
+      scratch.push_back(v[a++]);
+    else
+      scratch.push_back(v[b++]);
+  }
+  while (a < middle) scratch.push_back(v[a++]);
+  while (b < end) scratch.push_back(v[b++]);
+  std::copy(scratch.begin(), scratch.end(), v.begin() + static_cast<std::ptrdiff_t>(begin));
+}
+
+// Grades below this many are listed one by one, as trec_eval lists every grade from 0 to the
+// highest judged (those without documents count 0): their place in its sort can matter. Above
+// it only the grades judged are listed, so that a grade of 10^9 does not cost 10^9 entries.
+constexpr std::int64_t kDenseGrades = 1024;
+
+}  // namespace
+
+double Gains::gain_of(std::int64_t grade) const {
+  for (const GainLevel& level : levels) {
+    if (level.grade == grade) return level.gain;
+  }
+  return 0.0;
+}
+
+Gains gains_of(const Measure& m, const Ranked& r) {
+  Gains g;
+  // The measure's own gains first, in the order written (m.gains is sorted by grade; trec_eval
+  // keeps them in the order of the command line, which the merge sort below can see).
+  for (const auto& [name, value] : m.pairs) {
+    if (name == "p") continue;
+    bool out_of_range = false;
+    const auto grade = parse_integer(name, &out_of_range);
+    if (grade) g.levels.push_back(GainLevel{*grade, value, 0});
+  }
+  const std::size_t given = g.levels.size();
+  const auto add_grade = [&](std::int64_t grade, std::int64_t count) {
+    for (std::size_t i = 0; i < given; ++i) {
+      if (g.levels[i].grade == grade) {
+        g.levels[i].count = count;
+        return;
+      }
+    }
+    g.levels.push_back(GainLevel{grade, as_double(grade), count});
+  };
+  const std::int64_t top = r.num_rel_levels();
+  if (top <= kDenseGrades) {
+    std::size_t next = 0;
+    for (std::int64_t grade = 0; grade < top; ++grade) {
+      std::int64_t count = 0;
+      if (next < r.levels.size() && r.levels[next].first == grade) count = r.levels[next++].second;
+      add_grade(grade, count);
+    }
+  } else {
+    for (const auto& [grade, count] : r.levels) add_grade(grade, count);
+  }
+  std::vector<GainLevel> scratch;
+  scratch.reserve(g.levels.size());
+  merge_sort(g.levels, 0, g.levels.size(), scratch);
+  for (std::size_t i = 1; i < g.levels.size(); ++i) {
+    if (g.levels[i - 1].gain > g.levels[i].gain && g.levels[i - 1].count > 0 &&
+        g.levels[i].count > 0) {
+      g.exact = false;
+    }
+  }
+  return g;
+}
+
+namespace {
+
+// The ideal ranking as trec_eval walks it: from the last level of the sorted gains down, each
+// level's documents in turn, until a level whose gain is not positive.
+class IdealWalk {
+ public:
+  explicit IdealWalk(const Gains& g)
+      : g_(g), level_(static_cast<std::ptrdiff_t>(g.levels.size()) - 1) {
+    gain_ = level_ >= 0 ? g_.levels[static_cast<std::size_t>(level_)].gain : 0.0;
+  }
+  double gain() const { return gain_; }
+  // Moves to the next ideal document; gain() is then its gain (0 or less: the end).
+  void advance() {
+    ++used_;
+    while (level_ >= 0 && used_ > g_.levels[static_cast<std::size_t>(level_)].count) {
+      used_ = 1;
+      --level_;
+      gain_ = level_ >= 0 ? g_.levels[static_cast<std::size_t>(level_)].gain : 0.0;
+    }
+  }
+
+ private:
+  const Gains& g_;
+  std::ptrdiff_t level_;
+  std::int64_t used_ = 0;
+  double gain_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The measures
+
+void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, double* out,
+                    int what) {
+  // what: 0 P, 1 recall, 2 relative_P, 3 success, 4 unj, 5 map_cut
+  const std::size_t n = m.cutoffs.size();
+  std::size_t index = 0;
+  std::int64_t so_far = 0;
+  double sum = 0;
+  const auto value_at = [&](std::int64_t k) {
+    switch (what) {
+      case 0:
+      case 4:
+        return as_double(so_far) / as_double(k);
+      case 1:
+        return as_double(so_far) / as_double(c.num_rel);
+      case 2:
+        return as_double(so_far) / as_double(std::min(k, c.num_rel));
+      case 3:
+        return so_far > 0 ? 1.0 : 0.0;
+      default:
+        return sum / as_double(c.num_rel);
+    }
+  };
+  if ((what == 1 || what == 2 || what == 5) && c.num_rel == 0) return;  // all 0
+  const std::int64_t num_ret = r.num_ret();
+  for (std::int64_t i = 0; i < num_ret && index < n; ++i) {
+    if (i == m.cutoffs[index]) {
+      out[index] = value_at(i);
+      ++index;
+      if (index == n) break;
+    }
+    const std::int64_t rel = r.rel[static_cast<std::size_t>(i)];
+    if (what == 4 ? rel < 0 : rel >= c.relevance_level) {
+      ++so_far;
+      if (what == 5) sum += as_double(so_far) / as_double(i + 1);
+    }
+  }
+  for (; index < n; ++index) out[index] = value_at(m.cutoffs[index]);
+}
+
+double average_precision_sum(const Ranked& r, const MeasureContext& c) {
+  std::int64_t so_far = 0;
+  double sum = 0;
+  for (std::int64_t i = 0; i < r.num_ret(); ++i) {
+    if (r.rel[static_cast<std::size_t>(i)] >= c.relevance_level) {
+      sum += as_double(++so_far) / as_double(i + 1);
+    }
+  }
+  return sum;
+}
+
+double average_precision(const Ranked& r, const MeasureContext& c) {
+  const double sum = average_precision_sum(r, c);
+  return c.num_rel_ret > 0 ? sum / as_double(c.num_rel) : 0.0;
+}
+
+double bpref(const Ranked& r, const MeasureContext& c) {
+  const std::int64_t num_nonrel = r.judged_below(c.relevance_level);
+  std::int64_t nonrel_so_far = 0;
+  double value = 0;
+  for (std::int64_t rel : r.rel) {
+    if (rel < 0) continue;  // not in the pool, or judged negative: no preference either way
+    if (rel < c.relevance_level) {
+      ++nonrel_so_far;
+    } else if (nonrel_so_far > 0) {
+      value += 1.0 - as_double(std::min(nonrel_so_far, c.num_rel)) /
+                         as_double(std::min(num_nonrel, c.num_rel));
+    } else {
+      value += 1.0;
+    }
+  }
+  return c.num_rel > 0 ? value / as_double(c.num_rel) : value;
+}
+
+// Interpolated precision, walking up from the bottom of the ranking: the recall points are
+// numbers of relevant documents (lround(x · num_rel)); `at` receives each point's value.
+template <class At>
+void interpolated(const Ranked& r, const MeasureContext& c, const std::vector<double>& points,
+                  At&& at) {
+  std::vector<std::int64_t> needed(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    needed[i] = std::lround(points[i] * as_double(c.num_rel));
+  }
+  std::ptrdiff_t current = static_cast<std::ptrdiff_t>(points.size()) - 1;
+  while (current >= 0 && needed[static_cast<std::size_t>(current)] > c.num_rel_ret) --current;
+  const std::int64_t num_ret = r.num_ret();
+  double best = num_ret > 0 ? as_double(c.num_rel_ret) / as_double(num_ret) : zero_by_zero();
+  std::int64_t so_far = c.num_rel_ret;
+  for (std::int64_t i = num_ret; i > 0 && so_far > 0; --i) {
+    const double precision = as_double(so_far) / as_double(i);
+    if (best < precision) best = precision;
+    if (r.rel[static_cast<std::size_t>(i - 1)] >= c.relevance_level) {
+      while (current >= 0 && so_far == needed[static_cast<std::size_t>(current)]) {
+        at(static_cast<std::size_t>(current--), best);
+      }
+      --so_far;
+    }
+  }
+  while (current >= 0) at(static_cast<std::size_t>(current--), best);
+}
+
+void rprec_mult(const Measure& m, const Ranked& r, const MeasureContext& c, double* out) {
+  const std::size_t n = m.values.size();
+  std::vector<std::int64_t> depth(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    depth[i] = static_cast<std::int64_t>(m.values[i] * as_double(c.num_rel) + 0.9);
+  }
+  const std::int64_t num_ret = r.num_ret();
+  std::ptrdiff_t current = static_cast<std::ptrdiff_t>(n) - 1;
+  while (current >= 0 && depth[static_cast<std::size_t>(current)] > num_ret) {
+    out[current] = as_double(c.num_rel_ret) / as_double(depth[static_cast<std::size_t>(current)]);
+    --current;
+  }
+  std::int64_t so_far = c.num_rel_ret;
+  for (std::int64_t i = num_ret; i > 0 && so_far > 0; --i) {
+    const double precision = as_double(so_far) / as_double(i);
+    while (current >= 0 && i == depth[static_cast<std::size_t>(current)]) {
+      out[current--] = precision;
+    }
+    if (r.rel[static_cast<std::size_t>(i - 1)] >= c.relevance_level) --so_far;
+  }
+}
+
+// ndcg, dcg and ideal_dcg: DCG of the whole ranking, ideal DCG of every judged document.
+void dcg_pair(const Gains& g, const Ranked& r, double* dcg, double* ideal) {
+  *dcg = 0;
+  for (std::int64_t i = 0; i < r.num_ret(); ++i) {
+    const double gain = g.gain_of(r.rel[static_cast<std::size_t>(i)]);
+    if (gain != 0) *dcg += gain / log2_of_rank(i);
+  }
+  *ideal = 0;
+  IdealWalk walk(g);
+  for (std::int64_t i = 0; walk.gain() > 0.0; ++i) {
+    walk.advance();
+    if (walk.gain() > 0.0) *ideal += walk.gain() / log2_of_rank(i);
+  }
+}
+
+double ndcg_rel(const Gains& g, const Ranked& r) {
+  double dcg = 0;
+  double ideal = 0;
+  double sum = 0;
+  std::int64_t num_rel = 0;
+  std::int64_t num_rel_ret = 0;
+  IdealWalk walk(g);
+  std::int64_t i = 0;
+  const std::int64_t num_ret = r.num_ret();
+  const auto result_at = [&](std::int64_t rank) {
+    const double gain = g.gain_of(r.rel[static_cast<std::size_t>(rank)]);
+    if (gain != 0) dcg += gain / log2_of_rank(rank);
+    return gain;
+  };
+  for (; i < num_ret && walk.gain() > 0.0; ++i) {
+    const double gain = result_at(i);
+    walk.advance();
+    if (walk.gain() > 0.0) {
+      ++num_rel;
+      ideal += walk.gain() / log2_of_rank(i);
+    }
+    if (gain > 0) {
+      sum += dcg / ideal;
+      ++num_rel_ret;
+    }
+  }
+  for (; i < num_ret; ++i) {
+    if (result_at(i) > 0) {
+      sum += dcg / ideal;
+      ++num_rel_ret;
+    }
+  }
+  for (; walk.gain() > 0.0; ++i) {
+    walk.advance();
+    if (walk.gain() > 0.0) {
+      ++num_rel;
+      ideal += walk.gain() / log2_of_rank(i);
+    }
+  }
+  sum += as_double(num_rel - num_rel_ret) * dcg / ideal;
+  return sum > 0.0 ? sum / as_double(num_rel) : 0.0;
+}
+
+double rndcg(const Gains& g, const Ranked& r, const MeasureContext& c) {
+  if (c.num_rel == 0) return 0.0;
+  double dcg = 0;
+  double ideal = 0;
+  double sum = 0;
+  std::int64_t changes = 0;
+  IdealWalk walk(g);
+  double previous = walk.gain();
+  const auto note_change = [&] {
+    if (previous != walk.gain()) {
+      if (ideal > 0.0) {
+        sum += dcg / ideal;
+        ++changes;
+      }
+      previous = walk.gain();
+    }
+  };
+  std::int64_t i = 0;
+  const std::int64_t num_ret = r.num_ret();
+  for (; i < num_ret && walk.gain() > 0.0; ++i) {
+    const double gain = g.gain_of(r.rel[static_cast<std::size_t>(i)]);
+    walk.advance();
+    note_change();
+    if (gain != 0) dcg += gain / log2_of_rank(i);
+    if (walk.gain() > 0.0) ideal += walk.gain() / log2_of_rank(i);
+  }
+  if (i < num_ret) {
+    for (; i < num_ret; ++i) {
+      const double gain = g.gain_of(r.rel[static_cast<std::size_t>(i)]);
+      if (gain != 0) dcg += gain / log2_of_rank(i);
+    }
+    if (ideal > 0.0) {
+      sum += dcg / ideal;
+      ++changes;
+    }
+  }
+  for (; walk.gain() > 0.0; ++i) {
+    walk.advance();
+    note_change();
+    if (walk.gain() > 0.0) ideal += walk.gain() / log2_of_rank(i);
+  }
+  return sum / as_double(changes);  // 0 / 0 when no level was ever reached, as in trec_eval
+}
+
+double normalised_gain(const Gains& g, const Ranked& r) {
+  double result = 0;
+  double sum_results = 0;
+  double sum_ideal = 0;
+  double sum_cost = 0;
+  constexpr double kMinCost = 1.0;
+  IdealWalk walk(g);
+  std::int64_t i = 0;
+  const std::int64_t num_ret = r.num_ret();
+  for (; i < num_ret && walk.gain() > 0.0; ++i) {
+    const double gain = g.gain_of(r.rel[static_cast<std::size_t>(i)]);
+    sum_results += gain;
+    walk.advance();
+    if (walk.gain() > 0.0) sum_ideal += walk.gain();
+    sum_cost += walk.gain() >= kMinCost ? walk.gain() : kMinCost;
+    if (gain != 0) result += gain / std::log2(2 + sum_cost - sum_results);
+  }
+  for (; i < num_ret; ++i) {
+    const double gain = g.gain_of(r.rel[static_cast<std::size_t>(i)]);
+    sum_results += gain;
+    sum_cost += kMinCost;
+    if (gain != 0) result += gain / std::log2(2 + sum_cost - sum_results);
+  }
+  while (walk.gain() > 0.0) {
+    walk.advance();
+    if (walk.gain() > 0.0) sum_ideal += walk.gain();
+  }
+  return sum_ideal > 0.0 ? result / sum_ideal : 0.0;
+}
+
+double persistence(const Measure& m) {
+  double p = 0.9;
+  for (const auto& [name, value] : m.pairs) {
+    if (name == "p") p = value;
+  }
+  return p;
+}
+
+double rank_biased_precision(const Measure& m, const Gains& given, const Ranked& r) {
+  Gains g = given;
+  // Gains outside [0, 1] are rescaled to it by the smallest and largest gain listed.
+  // (trec_eval 10.0 starts that search from uninitialised variables; here from 0, which gives
+  // its output for every grade scale checked.)
+  double low = 0.0;
+  double high = 0.0;
+  for (const GainLevel& level : g.levels) {
+    low = std::min(low, level.gain);
+    high = std::max(high, level.gain);
+  }
+  if (low < 0 || high > 1) {
+    for (GainLevel& level : g.levels) level.gain = (level.gain - low) / (high - low);
+  }
+  const double p = persistence(m);
+  double sum = 0;
+  double weight = 1.0;
+  for (std::int64_t rel : r.rel) {
+    const double gain = g.gain_of(rel);
+    if (gain != 0) sum += gain * weight;
+    weight *= p;
+  }
+  return (1.0 - p) * sum;
+}
+
+double rbp_residual(const Measure& m, const Ranked& r) {
+  const double p = persistence(m);
+  std::int64_t unjudged = 0;
+  double sum = 0;
+  double weight = 1.0;
+  for (std::int64_t rel : r.rel) {
+    if (rel < 0) {
+      ++unjudged;
+      sum += weight;
+    }
+    weight *= p;
+  }
+  return unjudged > 0 ? weight + (1 - p) * sum : 0.0;
+}
+
+void ndcg_cut(const Measure& m, const Ranked& r, double* out) {
+  // DCG with the grades themselves as gains; the ideal from every judged document, best first.
+  const std::size_t n = m.cutoffs.size();
+  std::size_t index = 0;
+  double dcg = 0;
+  const std::int64_t num_ret = r.num_ret();
+  for (std::int64_t i = 0; i < num_ret && index < n; ++i) {
+    if (i == m.cutoffs[index]) {
+      out[index] = dcg;
+      if (++index == n) break;
+    }
+    const std::int64_t grade = r.rel[static_cast<std::size_t>(i)];
+    if (grade > 0) dcg += as_double(grade) / log2_of_rank(i);
+  }
+  for (; index < n; ++index) out[index] = dcg;
+  index = 0;
+  double ideal = 0;
+  std::int64_t i = 0;
+  for (auto level = r.levels.rbegin(); level != r.levels.rend() && index < n; ++level) {
+    if (level->first <= 0) break;
+    for (std::int64_t used = 0; used < level->second; ++used, ++i) {
+      if (i == m.cutoffs[index]) {
+        if (ideal > 0.0) out[index] /= ideal;
+        if (++index == n) break;
+      }
+      ideal += as_double(level->first) / log2_of_rank(i);
+    }
+  }
+  for (; index < n; ++index) {
+    if (ideal > 0.0) out[index] /= ideal;
+  }
+}
+
+std::string relevance_string(const Measure& m, const Ranked& r) {
+  const double wanted = m.values.empty() ? 10.0 : m.values[0];
+  std::int64_t length = wanted >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(wanted);
+  length = std::max<std::int64_t>(0, std::min(length, r.num_ret()));
+  std::string text;
+  text.reserve(static_cast<std::size_t>(length));
+  for (std::int64_t i = 0; i < length; ++i) {
+    const std::int64_t rel = r.rel[static_cast<std::size_t>(i)];
+    if (rel > 9)
+      text += '>';
+    else if (rel >= 0)
+      text += static_cast<char>('0' + rel);
+    else if (rel == kNotInPool)
+      text += '-';
+    else
+      text += '.';
+  }
+  return text;
+}
+
+}  // namespace
+
+void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
+                     MeasureOutput out) {
+  const std::string_view name = m.definition().name;
+  double* v = out.values;
+  const std::int64_t num_ret = r.num_ret();
+  if (name == "runid") return;
+  if (name == "num_q") {
+    v[0] = 1;
+  } else if (name == "num_ret") {
+    v[0] = as_double(num_ret);
+  } else if (name == "num_rel") {
+    v[0] = as_double(c.num_rel);
+  } else if (name == "num_rel_ret") {
+    v[0] = as_double(c.num_rel_ret);
+  } else if (name == "map") {
+    v[0] = average_precision(r, c);
+  } else if (name == "gm_map") {
+    v[0] = std::log(std::max(average_precision(r, c), kMinGeoMean));
+  } else if (name == "Rprec") {
+    const std::int64_t look = std::min(num_ret, c.num_rel);
+    std::int64_t so_far = 0;
+    for (std::int64_t i = 0; i < look; ++i) {
+      so_far += r.rel[static_cast<std::size_t>(i)] >= c.relevance_level ? 1 : 0;
+    }
+    if (look > 0) v[0] = as_double(so_far) / as_double(c.num_rel);
+  } else if (name == "bpref") {
+    v[0] = bpref(r, c);
+  } else if (name == "gm_bpref") {
+    v[0] = std::log(std::max(bpref(r, c), kMinGeoMean));
+  } else if (name == "recip_rank") {
+    for (std::int64_t i = 0; i < num_ret; ++i) {
+      if (r.rel[static_cast<std::size_t>(i)] >= c.relevance_level) {
+        v[0] = 1.0 / as_double(i + 1);
+        break;
+      }
+    }
+  } else if (name == "iprec_at_recall") {
+    interpolated(r, c, m.values, [&](std::size_t i, double x) { v[i] = x; });
+  } else if (name == "11pt_avg") {
+    double sum = 0;
+    interpolated(r, c, m.values, [&](std::size_t, double x) { sum += x; });
+    v[0] = sum / as_double(static_cast<std::int64_t>(m.values.size()));
+  } else if (name == "P") {
+    precision_like(m, r, c, v, 0);
+  } else if (name == "recall") {
+    precision_like(m, r, c, v, 1);
+  } else if (name == "relative_P") {
+    precision_like(m, r, c, v, 2);
+  } else if (name == "success") {
+    precision_like(m, r, c, v, 3);
+  } else if (name == "unj") {
+    precision_like(m, r, c, v, 4);
+  } else if (name == "map_cut") {
+    precision_like(m, r, c, v, 5);
+  } else if (name == "relstring") {
+    if (out.text != nullptr) *out.text = relevance_string(m, r);
+  } else if (name == "infAP") {
+    std::int64_t nonrel = 0;
+    std::int64_t rel_so_far = 0;
+    std::int64_t unjudged = 0;
+    double sum = 0;
+    for (std::int64_t j = 0; j < num_ret; ++j) {
+      const std::int64_t rel = r.rel[static_cast<std::size_t>(j)];
+      if (rel == kNotInPool) continue;
+      if (rel == kJudgedNegative) {
+        ++unjudged;
+        continue;
+      }
+      if (rel < c.relevance_level) {
+        ++nonrel;
+        continue;
+      }
+      ++rel_so_far;
+      if (j == 0) {
+        sum += 1.0;
+      } else {
+        const double fj = as_double(j);
+        const double above = as_double(rel_so_far - 1);
+        sum += 1.0 / (fj + 1.0) +
+               (fj / (fj + 1.0)) * ((above + as_double(nonrel) + as_double(unjudged)) / fj) *
+                   ((above + kInfApEpsilon) / (above + as_double(nonrel) + 2 * kInfApEpsilon));
+      }
+    }
+    v[0] = c.num_rel > 0 ? sum / as_double(c.num_rel) : sum;
+  } else if (name == "Rprec_mult") {
+    rprec_mult(m, r, c, v);
+  } else if (name == "utility") {
+    const double* a = m.values.data();
+    v[0] = a[0] * as_double(c.num_rel_ret) + a[1] * as_double(num_ret - c.num_rel_ret) +
+           a[2] * as_double(c.num_rel - c.num_rel_ret) +
+           a[3] * as_double(c.docs_in_collection + c.num_rel_ret - num_ret - c.num_rel);
+  } else if (name == "binG") {
+    std::int64_t so_far = 0;
+    double sum = 0;
+    for (std::int64_t i = 0; i < num_ret; ++i) {
+      if (r.rel[static_cast<std::size_t>(i)] >= c.relevance_level) {
+        ++so_far;
+        sum += 1.0 / std::log2(as_double(3 + i - so_far));
+      }
+    }
+    if (so_far > 0) v[0] = sum / as_double(c.num_rel);
+  } else if (name == "G") {
+    v[0] = normalised_gain(gains_of(m, r), r);
+  } else if (name == "dcg" || name == "ideal_dcg" || name == "ndcg") {
+    double dcg = 0;
+    double ideal = 0;
+    dcg_pair(gains_of(m, r), r, &dcg, &ideal);
+    if (name == "dcg")
+      v[0] = dcg;
+    else if (name == "ideal_dcg")
+      v[0] = ideal;
+    else if (ideal > 0.0)
+      v[0] = dcg / ideal;
+  } else if (name == "ndcg_rel") {
+    v[0] = ndcg_rel(gains_of(m, r), r);
+  } else if (name == "Rndcg") {
+    v[0] = rndcg(gains_of(m, r), r, c);
+  } else if (name == "ndcg_cut") {
+    ndcg_cut(m, r, v);
+  } else if (name == "set_P") {
+    if (num_ret > 0) v[0] = as_double(c.num_rel_ret) / as_double(num_ret);
+  } else if (name == "set_relative_P") {
+    if (num_ret > 0 && c.num_rel > 0)
+      v[0] = as_double(c.num_rel_ret) / as_double(std::min(num_ret, c.num_rel));
+  } else if (name == "set_recall") {
+    if (c.num_rel > 0) v[0] = as_double(c.num_rel_ret) / as_double(c.num_rel);
+  } else if (name == "set_map") {
+    if (num_ret > 0 && c.num_rel > 0)
+      v[0] = (as_double(c.num_rel_ret) * as_double(c.num_rel_ret)) /
+             (as_double(num_ret) * as_double(c.num_rel));
+  } else if (name == "set_F") {
+    if (c.num_rel_ret > 0) {
+      const double precision = as_double(c.num_rel_ret) / as_double(num_ret);
+      const double recall = as_double(c.num_rel_ret) / as_double(c.num_rel);
+      const double beta = m.values[0];
+      v[0] = (beta + 1.0) * precision * recall / (beta * precision + recall);
+    }
+  } else if (name == "num_nonrel_judged_ret") {
+    v[0] = as_double(num_ret - r.num_nonpool - r.num_unjudged_in_pool - c.num_rel_ret);
+  } else if (name == "yaap") {
+    const double sum = average_precision_sum(r, c);
+    v[0] = std::log((1.0 + sum) / (1.0 + as_double(c.num_rel) - sum));
+  } else if (name == "rbp") {
+    v[0] = rank_biased_precision(m, gains_of(m, r), r);
+  } else if (name == "rbp_resid") {
+    v[0] = rbp_residual(m, r);
+  }
+}
+
+}  // namespace ndcg::trec

@@ -1,0 +1,342 @@
+// Streaming readers of TREC files: qrels ("qid iter docno grade"), runs ("qid Q0 docno rank
+// score tag"), and trec_eval's -Z table, read line by line as trec_eval 10.0 reads them
+// (comments, extra run fields, white space) or refused with a located error where its reading
+// would be silent (a grade "1e2", which C's atol reads as 1).
+#include <algorithm>
+#include <cinttypes>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <numeric>
+
+#include "ndcg/options.hpp"
+#include "ndcg/trec.hpp"
+
+namespace ndcg::trec {
+namespace {
+
+// Estimated bytes held per kept item beyond its text: hash node, string and vector slack.
+constexpr std::size_t kJudgmentOverhead = 96;
+constexpr std::size_t kRunDocOverhead = 32;
+constexpr std::size_t kQueryOverhead = 96;
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+
+// Splits on runs of spaces and tabs; returns the number of fields found (up to `max`), and
+// whether there were more.
+std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool* more) {
+  std::size_t count = 0;
+  std::size_t i = 0;
+  *more = false;
+  while (true) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    if (i >= line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (count == max) {
+      *more = true;
+      break;
+    }
+    out[count++] = Field{line.substr(start, i - start), static_cast<std::uint32_t>(start)};
+  }
+  return count;
+}
+
+std::string megabytes(std::size_t bytes) {
+  return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
+                                         : std::to_string(bytes >> 10) + " KB";
+}
+
+bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
+                       Source source, DiagnosticList& errors) {
+  if (docno.text.size() <= kMaxDocIdBytes) return false;
+  errors.add(source, number, column_of(text, docno.offset),
+             "the docno is " + std::to_string(docno.text.size()) +
+                 " bytes long; docnos are limited to " + std::to_string(kMaxDocIdBytes) + " bytes");
+  return true;
+}
+
+bool is_ascii_blank_line(std::string_view text) {
+  return trim_ascii(text).empty();
+}
+
+// Splits `text` into exactly N fields, or reports how many it found against `layout`.
+template <std::size_t N>
+bool split_exactly(std::string_view text, std::uint32_t number, Source source,
+                   std::string_view layout, Field (&out)[N], DiagnosticList& errors) {
+  bool more = false;
+  const std::size_t count = split_blank(text, out, N, &more);
+  if (count == N && !more) return true;
+  errors.add(source, number, 1,
+             "expected " + std::string(layout) + ", found " + (more ? "more than " : "") +
+                 std::to_string(count) + " field" + (count == 1 && !more ? "" : "s"));
+  return false;
+}
+
+// The first line of a qrels file that has a run's shape (6 fields, numeric rank and score), or
+// the first line of a run with a qrels' shape (4 fields, numeric iteration and grade): the two
+// files were most likely given the other way round. Said once, instead of an error a line.
+bool has_shape_of_other_file(std::string_view text, Source reading) {
+  Field f[6];
+  bool more = false;
+  const std::size_t count = split_blank(text, f, 6, &more);
+  if (more) return false;
+  if (reading == Source::qrels) {
+    return count == 6 && parse_integer(f[3].text) && parse_decimal(f[4].text) &&
+           !parse_integer(f[1].text);
+  }
+  return count == 4 && parse_integer(f[1].text) && parse_integer(f[3].text);
+}
+
+// A run's score as C's atof reads it, less its silent readings: a decimal number, or an
+// infinity ("inf", "-Infinity", or a number too large for a double, as atof gives them). NaN
+// and text with trailing characters are refused: atof would read "12abc" as 12 and "abc" as 0.
+std::optional<double> read_score(std::string_view text) {
+  bool out_of_range = false;
+  if (const auto value = parse_decimal(text, &out_of_range)) return value;
+  const bool negative = !text.empty() && text.front() == '-';
+  if (out_of_range) return negative ? -HUGE_VAL : HUGE_VAL;
+  std::string_view word = text;
+  if (!word.empty() && (word.front() == '-' || word.front() == '+')) word.remove_prefix(1);
+  std::string lower;
+  for (char c : word) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (lower == "inf" || lower == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
+  return std::nullopt;
+}
+
+void report_swapped(Source reading, std::uint32_t number, DiagnosticList& errors) {
+  errors.add(Diagnostic{
+      reading, number, 1,
+      reading == Source::qrels
+          ? "this looks like a run line 'query Q0 docno rank score tag', not a qrels line "
+            "'query iteration docno grade': were the qrels and run files swapped?"
+          : "this looks like a qrels line 'query iteration docno grade', not a run line "
+            "'query Q0 docno rank score tag': were the qrels and run files swapped?",
+      "files-swapped"});
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// QrelsReader
+
+void QrelsReader::feed(std::string_view chunk) {
+  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+}
+
+void QrelsReader::finish() {
+  lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  if (judgments_ == 0 && errors_.empty()) {
+    errors_.add(Source::qrels, 0, 0,
+                "the qrels file has no judgments; expected lines 'query iteration docno grade'");
+  }
+  for (auto& [qid, query] : queries_) {
+    std::vector<std::int64_t> grades;
+    grades.reserve(query.by_doc.size());
+    for (const auto& [doc, j] : query.by_doc) {
+      if (j.grade >= 0) grades.push_back(j.grade);
+    }
+    std::sort(grades.begin(), grades.end(), std::greater<>());
+    query.grade_counts.clear();
+    for (std::int64_t g : grades) {
+      if (query.grade_counts.empty() || query.grade_counts.back().first != g) {
+        query.grade_counts.emplace_back(g, 0);
+      }
+      ++query.grade_counts.back().second;
+    }
+  }
+}
+
+void QrelsReader::line(std::string_view text, std::uint32_t number) {
+  // trec_eval skips a qrels line that starts with '#' (in its first column only).
+  if (stopped_ || is_ascii_blank_line(text) || text.front() == '#') return;
+  if (report_control_character(text, Source::qrels, number, errors_)) return;
+  if (judgments_ == 0 && errors_.empty() && has_shape_of_other_file(text, Source::qrels)) {
+    report_swapped(Source::qrels, number, errors_);
+    stopped_ = true;
+    return;
+  }
+  Field f[4];
+  if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
+                     errors_)) {
+    return;
+  }
+  bool out_of_range = false;
+  const auto grade = parse_integer(f[3].text, &out_of_range);
+  if (!grade) {
+    errors_.add(Source::qrels, number, column_of(text, f[3].offset),
+                "grade " + quote(f[3].text) +
+                    (out_of_range ? " does not fit a 64-bit integer; grades are small whole "
+                                    "numbers such as 0, 1, 2"
+                                  : " is not a whole number written in digits; trec_eval reads "
+                                    "qrels grades as integers"));
+    return;
+  }
+  if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
+  auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
+  QueryQrels& query = query_it->second;
+  auto [it, inserted] =
+      query.by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
+  if (!inserted) {
+    errors_.add(Source::qrels, number, column_of(text, f[2].offset),
+                "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
+                    " (first on line " + std::to_string(it->second.line) +
+                    "); trec_eval rejects this, keep one line");
+    return;
+  }
+  ++judgments_;
+  kept_ +=
+      f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  if (kept_ > memory_limit_) {
+    errors_.add(Source::qrels, number, 0,
+                "the qrels need more than " + megabytes(memory_limit_) +
+                    " of memory by this line (" + std::to_string(judgments_) +
+                    " judgments); the evaluator holds at most that much of them. Split the "
+                    "qrels by query and evaluate the parts");
+    stopped_ = true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RunReader
+
+void RunReader::feed(std::string_view chunk) {
+  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+}
+
+void RunReader::finish() {
+  lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  close_current();
+  if (buffer_all_) {
+    for (auto& [qid, run] : buffered_) on_query_(std::move(run));
+    buffered_.clear();
+  }
+  if (!any_line_ && errors_.empty()) {
+    errors_.add(Source::run, 0, 0,
+                "the run file has no results; expected lines 'query Q0 docno rank score tag'");
+  }
+}
+
+void RunReader::close_current() {
+  if (current_.qid.empty() && current_.docs.empty()) return;
+  if (buffer_all_) {
+    QueryRun& into = buffered_[current_.qid];
+    if (into.qid.empty()) {
+      into = std::move(current_);
+    } else {
+      for (QueryRun::Doc d : current_.docs) {
+        const std::string_view docno = current_.docno(d);
+        d.offset = static_cast<std::uint32_t>(into.docnos.size());
+        into.docnos.append(docno);
+        into.docs.push_back(d);
+      }
+    }
+  } else {
+    // The open query's documents leave with it; its id stays, to notice a query seen twice.
+    kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
+    kept_ += current_.qid.size() + kQueryOverhead;
+    closed_.insert(current_.qid);
+    if (errors_.empty()) on_query_(std::move(current_));
+  }
+  current_ = QueryRun{};
+}
+
+void RunReader::line(std::string_view text, std::uint32_t number) {
+  // trec_eval skips a run line whose first non-blank character is '#'.
+  if (stopped_ || is_ascii_blank_line(text) || trim_ascii(text).front() == '#') return;
+  const bool first = !any_line_;
+  any_line_ = true;
+  if (report_control_character(text, Source::run, number, errors_)) return;
+  if (first && has_shape_of_other_file(text, Source::run)) {
+    report_swapped(Source::run, number, errors_);
+    stopped_ = true;
+    return;
+  }
+  // Fields after the tag are ignored, as in trec_eval ("Any field following run_id is ignored").
+  Field f[6];
+  bool more = false;
+  const std::size_t count = split_blank(text, f, 6, &more);
+  if (count < 6) {
+    errors_.add(Source::run, number, 1,
+                "expected 6 fields 'query Q0 docno rank score tag', found " +
+                    std::to_string(count) + " field" + (count == 1 ? "" : "s"));
+    return;
+  }
+  const auto score = read_score(f[4].text);
+  if (!score) {
+    errors_.add(Source::run, number, column_of(text, f[4].offset),
+                "score " + quote(f[4].text) +
+                    " is not a number; scores are decimal numbers such as 12.5, -3 or 1e-4 "
+                    "(inf and -inf are read too)");
+    return;
+  }
+  if (report_long_docno(f[2], text, number, Source::run, errors_)) return;
+  // trec_eval's runid is the tag of the last line.
+  if (f[5].text != run_tag_) run_tag_.assign(f[5].text);
+  if (f[0].text != current_.qid) {
+    close_current();
+    current_.qid.assign(f[0].text);
+    if (!buffer_all_ && closed_.count(current_.qid) > 0) regroup_needed_ = true;
+  }
+  current_.docs.push_back(QueryRun::Doc{*score, number, column_of(text, f[2].offset),
+                                        static_cast<std::uint32_t>(current_.docnos.size()),
+                                        static_cast<std::uint32_t>(f[2].text.size())});
+  current_.docnos.append(f[2].text);
+  kept_ += kRunDocOverhead + f[2].text.size();
+  if (kept_ > memory_limit_) {
+    errors_.add(Source::run, number, 0,
+                buffer_all_
+                    ? "this run is not grouped by query, and holding all of it needs more than " +
+                          megabytes(memory_limit_) +
+                          " of memory by this line; sort the run by query (sort -s -k1,1) and "
+                          "evaluate it again"
+                    : "query " + quote(current_.qid) + " has more documents than fit in " +
+                          megabytes(memory_limit_) + " of memory by this line (" +
+                          std::to_string(current_.docs.size()) + " documents)");
+    stopped_ = true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// -Z: "qid measure mean stddev" lines
+
+std::optional<Zscores> read_zscores(std::string_view text, DiagnosticList& errors) {
+  Zscores z;
+  LineSplitter lines;
+  const std::size_t errors_before = errors.size();
+  const auto on_line = [&](std::string_view line, std::uint32_t number) {
+    if (is_ascii_blank_line(line)) return;
+    if (report_control_character(line, Source::options, number, errors)) return;
+    Field f[4];
+    if (!split_exactly(line, number, Source::options,
+                       "4 fields 'query measure mean stddev' in the -Z file", f, errors)) {
+      return;
+    }
+    const auto mean = parse_decimal(f[2].text);
+    const auto stddev = parse_decimal(f[3].text);
+    if (!mean || !stddev) {
+      const Field& bad = mean ? f[3] : f[2];
+      errors.add(Source::options, number, column_of(line, bad.offset),
+                 "in the -Z file, " + quote(bad.text) + " is not a number");
+      return;
+    }
+    auto [it, inserted] =
+        z.table.try_emplace({std::string(f[0].text), std::string(f[1].text)}, *mean, *stddev);
+    if (!inserted) {
+      errors.add(Source::options, number, 1,
+                 "the -Z file gives query " + quote(f[0].text) + " and measure " +
+                     quote(f[1].text) + " a mean and deviation twice; keep one line");
+    }
+  };
+  lines.feed(text, on_line);
+  lines.finish(on_line);
+  if (errors.size() != errors_before) return std::nullopt;
+  return z;
+}
+
+}  // namespace ndcg::trec
