@@ -281,6 +281,37 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     }
   }
   for (const Diagnostic& note : options_.notes) warnings_.add(note);
+  // trec_eval 10.0 keeps one gain map for dcg, ideal_dcg and ndcg: the last of them given
+  // parameters (in its order) sets the gains of all three, and names them.
+  std::vector<const Measure*> shared;
+  for (const Measure& m : options_.measures) {
+    const std::string_view name = m.definition().name;
+    if ((name == "dcg" || name == "ideal_dcg" || name == "ndcg") && m.name.empty()) {
+      shared.push_back(&m);
+    }
+  }
+  const auto requested = [&](std::string_view name) {
+    return std::any_of(options_.measures.begin(), options_.measures.end(),
+                       [&](const Measure& m) { return m.definition().name == name; });
+  };
+  if (requested("rbp") && requested("yaap")) {
+    warnings_.add(Diagnostic{
+        Source::options, 0, 0,
+        "rbp with yaap: trec_eval 10.0 rescales rbp's gains starting from uninitialised "
+        "variables, which yaap, computed just before it, leaves set; its rbp then differs from "
+        "the one printed here (which is its rbp computed alone or with all_trec)",
+        "rbp-uninitialised"});
+  }
+  for (const Measure* m : shared) {
+    if (m->parameters == shared.front()->parameters) continue;
+    warnings_.add(Diagnostic{
+        Source::options, 0, 0,
+        "dcg, ideal_dcg and ndcg are given different gains; each uses its own here, while "
+        "trec_eval 10.0 shares one gain map between them (the last given, in the order dcg, "
+        "ideal_dcg, ndcg), so that its values and column names differ",
+        "shared-gains"});
+    break;
+  }
 }
 
 Evaluator::~Evaluator() = default;
@@ -371,6 +402,8 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     ranked.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
   }
   ranked.levels.assign(qrels.grade_counts.rbegin(), qrels.grade_counts.rend());
+  if (ranked.levels.empty() && negative_only_.size() < 8) negative_only_.push_back(run.qid);
+  if (ranked.levels.empty()) ++negative_only_count_;
   ranked.relevance_level = options_.relevance_level;
   const auto context_for = [&](const Ranked& r, std::int64_t level) {
     MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
@@ -546,6 +579,24 @@ Evaluation Evaluator::finish(const RunReader& reader) {
                       " left out of the mean (-c counts them as 0; trec_eval 10.0 stops with an "
                       "error instead): " +
                       list(missing));
+  }
+  if (qrels_.blank_lines() > 0) {
+    warnings_.add(Source::qrels, qrels_.first_blank_line(), 0,
+                  std::to_string(qrels_.blank_lines()) + " blank line" +
+                      (qrels_.blank_lines() == 1 ? " is" : "s are") +
+                      " skipped, from this one; trec_eval 10.0 stops at a blank qrels line "
+                      "(\"Malformed line\")");
+  }
+  if (negative_only_count_ > 0) {
+    warnings_.add(Source::qrels, 0, 0,
+                  std::to_string(negative_only_count_) + " quer" +
+                      (negative_only_count_ == 1 ? "y is" : "ies are") +
+                      " judged only with negative grades, so no document of " +
+                      (negative_only_count_ == 1 ? "it" : "them") +
+                      " is relevant; trec_eval 10.0 stops with \"Can't calculate measure\" "
+                      "when such a query is the first it evaluates, here it is always evaluated: " +
+                      list(negative_only_) +
+                      (negative_only_count_ > negative_only_.size() ? ", …" : ""));
   }
   if (!runs_without_qrels_.empty()) {
     std::vector<std::string> ids(runs_without_qrels_.begin(), runs_without_qrels_.end());

@@ -631,7 +631,8 @@ double rank_biased_precision(const Measure& m, const Gains& given, const Ranked&
   Gains g = given;
   // Gains outside [0, 1] are rescaled to it by the smallest and largest gain listed.
   // (trec_eval 10.0 starts that search from uninitialised variables; here from 0, which gives
-  // its output for every grade scale checked.)
+  // its output when rbp is computed alone or with all_trec. With yaap computed before it, its
+  // value changes: the evaluator warns of that.)
   double low = 0.0;
   double high = 0.0;
   for (const GainLevel& level : g.levels) {

@@ -153,8 +153,13 @@ void QrelsReader::finish() {
 }
 
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
+  if (stopped_) return;
+  if (is_ascii_blank_line(text)) {
+    if (blank_lines_++ == 0) first_blank_line_ = number;
+    return;
+  }
   // trec_eval skips a qrels line that starts with '#' (in its first column only).
-  if (stopped_ || is_ascii_blank_line(text) || text.front() == '#') return;
+  if (text.front() == '#') return;
   if (report_control_character(text, Source::qrels, number, errors_)) return;
   if (judgments_ == 0 && errors_.empty() && has_shape_of_other_file(text, Source::qrels)) {
     report_swapped(Source::qrels, number, errors_);

@@ -296,3 +296,20 @@ TEST_CASE("a query is explained at the cut-off asked for") {
   // The explanation's NDCG@2 is the evaluator's ndcg_cut_2: the ideal is cut at 2 too.
   CHECK(e.explanation->summary.ndcg_at_k == doctest::Approx(e.per_query[0].values[0]));
 }
+
+TEST_CASE("each deliberate difference from trec_eval 10.0 is said in a warning") {
+  for (const auto& c : manifest()["differences"]) {
+    const std::string name = c["name"];
+    CAPTURE(name);
+    const Request request = parse_args(c["args"]);
+    REQUIRE(request.errors.empty());
+    const Evaluation e = evaluate_in_chunks(c["qrelsText"].get<std::string>(),
+                                            c["runText"].get<std::string>(), request.options, 3);
+    REQUIRE(e.ok);
+    if (c["stdout"].is_string()) CHECK(format_trec(e, request.per_query) == c["stdout"]);
+    std::string warnings;
+    for (const Diagnostic& w : e.warnings) warnings += w.message + "\n";
+    CAPTURE(warnings);
+    CHECK(warnings.find(c["warning"].get<std::string>()) != std::string::npos);
+  }
+}

@@ -23,6 +23,20 @@ for (const c of manifest.cases) {
   });
 }
 
+const differences = mkdtempSync(join(tmpdir(), 'ndcg-calc-differences-'));
+for (const c of manifest.differences) {
+  test(`ndcg-calc differs from trec_eval 10.0 on purpose, with a warning: ${c.name}`, () => {
+    const qrels = join(differences, 'test.qrels');
+    const run = join(differences, 'test.run');
+    writeFileSync(qrels, c.qrelsText);
+    writeFileSync(run, c.runText);
+    const r = ndcgCalc([...c.args, qrels, run]);
+    assert.equal(r.status, 0, r.stderr);
+    if (c.stdout !== null) assert.equal(r.stdout, c.stdout);
+    assert.ok(r.stderr.split('\n').some((l) => l.startsWith('ndcg-calc: warning: ') && l.includes(c.warning)), r.stderr);
+  });
+}
+
 test('ndcg-calc reads the run from stdin', () => {
   const c = manifest.cases[0];
   const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));

@@ -72,11 +72,16 @@ class QrelsReader {
   // Queries in trec_eval's order (byte order of the query id).
   const std::map<std::string, QueryQrels>& queries() const { return queries_; }
   const DiagnosticList& errors() const { return errors_; }
+  // Blank lines skipped (trec_eval stops at one as malformed), and the first one's number.
+  std::uint32_t blank_lines() const { return blank_lines_; }
+  std::uint32_t first_blank_line() const { return first_blank_line_; }
 
  private:
   void line(std::string_view text, std::uint32_t number);
 
   LineSplitter lines_;
+  std::uint32_t blank_lines_ = 0;
+  std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
   DiagnosticList errors_;
   std::size_t judgments_ = 0;
@@ -344,6 +349,8 @@ class Evaluator {
   std::size_t kept_ = 0;  // estimated bytes of results_ and runs_without_qrels_
   bool overflow_reported_ = false;
   bool gain_order_reported_ = false;
+  std::vector<std::string> negative_only_;  // queries judged only negative (the first few)
+  std::size_t negative_only_count_ = 0;
 };
 
 // One evaluation fed in chunks: the qrels, then the run, read again from its start for as long
