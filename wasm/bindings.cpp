@@ -306,6 +306,7 @@ val measure_catalogue() {
     item.set("perQuery", d.per_query);
     item.set("irMeasures", std::string(d.ir_measures));
     item.set("definition", std::string(d.definition));
+    item.set("trecEval", d.trec_eval);
     out.set(i, item);
   }
   return out;

@@ -164,6 +164,8 @@ export interface MeasureInfo {
   perQuery: boolean;
   /** ir_measures' name, "" when it has none. */
   irMeasures: string;
+  /** One of trec_eval 10.0's measures (else it is named by ir_measures only). */
+  trecEval: boolean;
   definition: string;
 }
 

@@ -125,6 +125,9 @@ const std::vector<MeasureDef>& measure_catalogue() {
        "the most rbp could grow if every unjudged document had gain 1"},
       {"unj", ParamKind::long_cutoffs, "5,10,20", ValueKind::real, Summary::mean, true, "",
        "the share of unjudged documents in the top k"},
+      // Not trec_eval's: named by ir_measures only, printed under that name.
+      {"judged", ParamKind::long_cutoffs, "10", ValueKind::real, Summary::mean, true, "Judged@k",
+       "the share of the top k documents that are in the qrels (any grade), over k", false},
   };
   return catalogue;
 }
@@ -222,7 +225,11 @@ std::vector<std::string> column_names(const Measure& m) {
   switch (d.params) {
     case ParamKind::long_cutoffs: {
       std::vector<std::string> names;
-      for (std::int64_t k : m.cutoffs) names.push_back(with_long(d.name, k));
+      const std::string_view ir = d.ir_measures.substr(0, d.ir_measures.find('@'));
+      for (std::int64_t k : m.cutoffs) {
+        names.push_back(d.trec_eval ? with_long(d.name, k)
+                                    : std::string(ir) + "@" + std::to_string(k));
+      }
       return names;
     }
     case ParamKind::double_cutoffs: {
@@ -367,7 +374,7 @@ class IdealWalk {
 
 void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, double* out,
                     int what) {
-  // what: 0 P, 1 recall, 2 relative_P, 3 success, 4 unj, 5 map_cut
+  // what: 0 P, 1 recall, 2 relative_P, 3 success, 4 unj, 5 map_cut, 6 judged
   const std::size_t n = m.cutoffs.size();
   std::size_t index = 0;
   std::int64_t so_far = 0;
@@ -376,6 +383,7 @@ void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, 
     switch (what) {
       case 0:
       case 4:
+      case 6:
         return as_double(so_far) / as_double(k);
       case 1:
         return as_double(so_far) / as_double(c.num_rel);
@@ -396,7 +404,7 @@ void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, 
       if (index == n) break;
     }
     const std::int64_t rel = r.rel[static_cast<std::size_t>(i)];
-    if (what == 4 ? rel < 0 : rel >= c.relevance_level) {
+    if (what == 4 ? rel < 0 : what == 6 ? rel != kNotInPool : rel >= c.relevance_level) {
       ++so_far;
       if (what == 5) sum += as_double(so_far) / as_double(i + 1);
     }
@@ -777,6 +785,8 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
     precision_like(m, r, c, v, 4);
   } else if (name == "map_cut") {
     precision_like(m, r, c, v, 5);
+  } else if (name == "judged") {
+    precision_like(m, r, c, v, 6);
   } else if (name == "relstring") {
     if (out.text != nullptr) *out.text = relevance_string(m, r);
   } else if (name == "infAP") {

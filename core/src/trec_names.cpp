@@ -183,7 +183,7 @@ void merge(EvalOptions& options, Measure m, bool explicit_parameters) {
       }
       std::sort(existing.cutoffs.begin(), existing.cutoffs.end());
       std::sort(existing.values.begin(), existing.values.end());
-      if (existing.cutoffs.size() + existing.values.size() != before) {
+      if (existing.cutoffs.size() + existing.values.size() != before && d.trec_eval) {
         options.notes.push_back(Diagnostic{
             Source::options, 0, 0,
             "measure " + std::string(d.name) +
@@ -274,6 +274,7 @@ constexpr IrMeasure kIrMeasures[] = {
     {"Success", "success", true, false, true},
     {"IPrec", "iprec_at_recall", true, false, true},
     {"RBP", "rbp", false, false, true},
+    {"Judged", "judged", true, false, false},
 };
 
 std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view full,
@@ -298,8 +299,10 @@ std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view 
       own_name = std::string(full);
     } else if (key == "p" && n.base == "RBP") {
       params_text = "p=" + std::string(value);
+      own_name = std::string(full);
     } else if (key == "beta" && n.base == "SetF") {
       params_text = std::string(value);
+      own_name = std::string(full);
     } else {
       return measure_error(full, quote(key) + " is not a parameter of " + std::string(n.base) +
                                      (spec->rel ? "; it takes rel=" : ""));
@@ -364,7 +367,7 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
                            "unknown measure; ir_measures names are nDCG, nDCG@k, AP, AP@k, "
                            "P@k, R@k, RR, RR@k, Rprec, Bpref, infAP, NumRet, NumRel, "
                            "NumRelRet, NumQ, SetP, SetR, SetF, SetAP, SetRelP, Success@k, "
-                           "IPrec@r, RBP, with (rel=2) where they judge relevance");
+                           "IPrec@r, RBP, Judged@k, with (rel=2) where they judge relevance");
     }
   }
   const std::size_t dot = name.find('.');
@@ -387,7 +390,7 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
     return std::nullopt;
   }
   const auto def = find_measure(base);
-  if (!def) {
+  if (!def || !measure_catalogue()[*def].trec_eval) {
     std::string known;
     for (const MeasureDef& d : measure_catalogue())
       known += (known.empty() ? "" : ", ") + std::string(d.name);

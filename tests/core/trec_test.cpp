@@ -313,3 +313,48 @@ TEST_CASE("each deliberate difference from trec_eval 10.0 is said in a warning")
     CHECK(warnings.find(c["warning"].get<std::string>()) != std::string::npos);
   }
 }
+
+TEST_CASE("ir_measures names with parameters equal trec_eval's measures under the same settings") {
+  const std::string qrels = read_file("basic.qrels");
+  const std::string run = read_file("basic.run");
+  const auto mean_of = [&](std::vector<std::string> measures, std::int64_t level,
+                           std::int64_t max_per_query, const std::string& column) {
+    EvalOptions o;
+    for (const std::string& m : measures) REQUIRE_FALSE(add_measure(o, m));
+    o.relevance_level = level;
+    o.max_per_query = max_per_query;
+    const Evaluation e = evaluate(qrels, run, o);
+    REQUIRE(e.ok);
+    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      if (e.columns[c].name == column) return e.mean[c];
+    }
+    FAIL("no column " << column);
+    return 0.0;
+  };
+  constexpr std::int64_t kAll = INT64_MAX;
+  CHECK(mean_of({"AP(rel=2)"}, 1, kAll, "AP(rel=2)") == mean_of({"map"}, 2, kAll, "map"));
+  CHECK(mean_of({"P(rel=2)@5"}, 1, kAll, "P(rel=2)@5") == mean_of({"P.5"}, 2, kAll, "P_5"));
+  CHECK(mean_of({"RR@2"}, 1, kAll, "RR@2") == mean_of({"recip_rank"}, 1, 2, "recip_rank"));
+  CHECK(mean_of({"SetF(beta=0.5)"}, 1, kAll, "SetF(beta=0.5)") ==
+        mean_of({"set_F.0.5"}, 1, kAll, "set_F_0.5"));
+  CHECK(mean_of({"RBP(p=0.5)"}, 1, kAll, "RBP(p=0.5)") ==
+        mean_of({"rbp.p=0.5"}, 1, kAll, "rbp_p=0.5"));
+  CHECK(mean_of({"nDCG@10"}, 1, kAll, "ndcg_cut_10") ==
+        mean_of({"ndcg_cut.10"}, 1, kAll, "ndcg_cut_10"));
+  // Judged@k: the documents of the top k that are in the qrels (any grade), over k: the
+  // characters of relstring.k other than '-' (not in the qrels), over k.
+  EvalOptions o;
+  REQUIRE_FALSE(add_measure(o, "Judged@5"));
+  REQUIRE_FALSE(add_measure(o, "relstring.5"));
+  const Evaluation e = evaluate(qrels, run, o);
+  REQUIRE(e.ok);
+  REQUIRE(e.columns.size() == 2);  // relstring, Judged@5 in the catalogue's order
+  CHECK(e.columns[1].name == "Judged@5");
+  for (const QueryValues& q : e.per_query) {
+    CAPTURE(q.qid);
+    REQUIRE(q.texts.size() == 2);
+    const auto judged =
+        std::count_if(q.texts[0].begin(), q.texts[0].end(), [](char c) { return c != '-'; });
+    CHECK(q.values[1] == static_cast<double>(judged) / 5.0);
+  }
+}

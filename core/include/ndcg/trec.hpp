@@ -190,6 +190,7 @@ struct MeasureDef {
   bool per_query;                // printed per query (-q)
   std::string_view ir_measures;  // the ir_measures name, "" when it has none
   std::string_view definition;   // one line, for -h and the README
+  bool trec_eval = true;  // one of trec_eval 10.0's (else its columns take ir_measures' name)
 };
 
 // The catalogue, in trec_eval's order.
