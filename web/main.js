@@ -1,7 +1,7 @@
 // Starts the page: the two modes as tabs, the embed layout, and the wasm core they share.
 import { loadCalculator } from './core.js';
 import { setUpListMode } from './list-mode.js';
-import { offerPresets, setUpTrecMode } from './trec.js';
+import { offerMeasures, offerPresets, setUpTrecMode } from './trec.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -80,6 +80,7 @@ async function main() {
     return;
   }
   offerPresets(calc.presets());
+  offerMeasures(calc.measures(), calc.measureSets());
   listMode.start(calc);
   document.body.dataset.ready = 'true';
 }

@@ -17,8 +17,8 @@ function nextStep() {
  * bytes (the last one shorter) whatever sizes the browser's stream delivers, so that a test
  * knows how many steps each file takes.
  */
-function chunksOf(input, chunkSize) {
-  const open = typeof input === 'string' ? () => [input] : () => input.stream();
+function chunksOf(input, chunkSize, gzipped, onCompressed) {
+  const open = typeof input === 'string' ? () => [input] : gzipped ? () => inflated(input, onCompressed) : () => input.stream();
   if (!paced) return open;
   return () => (async function* pacedChunks() {
     let pending = new Uint8Array(0);
@@ -41,6 +41,26 @@ function chunksOf(input, chunkSize) {
   })();
 }
 
+/** Whether a File starts with gzip's magic bytes (1f 8b): TREC runs often travel compressed. */
+async function isGzip(input) {
+  if (typeof input === 'string' || input.size < 2) return false;
+  const head = new Uint8Array(await input.slice(0, 2).arrayBuffer());
+  return head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/** A gzipped File's text as a stream, counting the compressed bytes read for the progress bar. */
+function inflated(file, onCompressed) {
+  let read = 0;
+  const counted = new TransformStream({
+    transform(chunk, controller) {
+      read += chunk.length;
+      onCompressed(read);
+      controller.enqueue(chunk);
+    },
+  });
+  return file.stream().pipeThrough(counted).pipeThrough(new DecompressionStream('gzip'));
+}
+
 self.onmessage = async ({ data }) => {
   if (data.type === 'step' || data.type === 'run') {
     if (data.type === 'run') paced = false;
@@ -54,15 +74,19 @@ self.onmessage = async ({ data }) => {
   try {
     calculator ??= await loadCalculator(moduleUrl(data.coreSource), inflateWasm(data.coreWasm));
     const sizes = { qrels: data.qrels.size ?? data.qrels.length, run: data.run.size ?? data.run.length };
+    // For a gzipped file the bar follows the compressed bytes read, against the file's size.
+    const compressed = { qrels: null, run: null };
+    const gzipped = { qrels: await isGzip(data.qrels), run: await isGzip(data.run) };
     let lastPost = 0;
     const result = await calculator.evaluateStreams({
-      qrels: chunksOf(data.qrels, 1 << 20),
-      run: chunksOf(data.run, 1 << 18),
+      qrels: chunksOf(data.qrels, 1 << 20, gzipped.qrels, (bytes) => { compressed.qrels = bytes; }),
+      run: chunksOf(data.run, 1 << 18, gzipped.run, (bytes) => { compressed.run = bytes; }),
       measures: data.measures,
       options: data.options,
       explainQuery: data.explainQuery ?? '',
       explainCutoff: data.explainCutoff ?? 0,
-      onProgress: ({ file, bytes }) => {
+      onProgress: ({ file, bytes: fed }) => {
+        const bytes = gzipped[file] ? Math.min(compressed[file] ?? 0, sizes[file]) : fed;
         const now = performance.now();
         if (!paced && now - lastPost < 50 && bytes < sizes[file]) return;
         lastPost = now;

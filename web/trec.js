@@ -38,6 +38,8 @@ function request(extra = {}) {
     // As typed: the core checks it (a negative or fractional level is a located error); 0 is 0.
     options: {
       relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked,
+      judgedOnly: $('trec-judged').checked,
+      ...($('trec-max').value.trim() ? { maxPerQuery: $('trec-max').value.trim() } : {}),
       ...($('trec-preset').value ? { preset: $('trec-preset').value } : {}),
     },
     ...(PACED ? { paced: true } : {}),
@@ -51,6 +53,7 @@ function save() {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({
       qrels: $('qrels-text').value, run: $('run-text').value, measures: $('trec-measures').value,
       level: $('trec-level').value, complete: $('trec-complete').checked, preset: $('trec-preset').value,
+      judged: $('trec-judged').checked, max: $('trec-max').value,
     }));
     if (storageFailed) setStatus('');
     storageFailed = false;
@@ -62,6 +65,80 @@ function save() {
 }
 
 let restoredPreset = '';
+
+// How the picker groups the catalogue (a measure the core adds later lands in "Other").
+const MEASURE_GROUPS = [
+  ['Graded: nDCG and its kin', ['ndcg', 'ndcg_cut', 'dcg', 'ideal_dcg', 'ndcg_rel', 'Rndcg', 'G', 'rbp', 'rbp_resid']],
+  ['Average precision and rank', ['map', 'gm_map', 'map_cut', 'recip_rank', 'bpref', 'gm_bpref', 'infAP', 'yaap', 'binG']],
+  ['Precision and recall at cut-offs', ['P', 'recall', 'relative_P', 'success', 'Rprec', 'Rprec_mult', 'iprec_at_recall', '11pt_avg']],
+  ['Sets (the whole retrieved list)', ['set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'utility']],
+  ['Counts and judged documents', ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'num_nonrel_judged_ret', 'unj', 'judged', 'relstring']],
+];
+
+/** The name a catalogue entry is typed as: trec_eval's, or ir_measures' for the others. */
+function typedName(m) {
+  return m.trecEval ? m.name : m.irMeasures.replace('@k', `@${m.defaults}`);
+}
+
+/** The base name of something typed: "P.5,10" → "P", "nDCG@10" → "nDCG". */
+function baseOf(typed) {
+  return typed.split(/[.@(]/)[0];
+}
+
+function typedMeasures() {
+  return $('trec-measures').value.split(/\s+/).filter(Boolean);
+}
+
+function setTypedMeasures(list) {
+  $('trec-measures').value = list.join(' ');
+  $('trec-measures').dispatchEvent(new Event('input'));
+}
+
+let catalogue = [];
+let measureSets = [];
+
+/** Ticks the picker's boxes for the measures typed (by their base name, either naming). */
+function syncPicker() {
+  // A set typed (official, all_trec) ticks its members.
+  const typed = new Set(typedMeasures().flatMap((t) => measureSets.find((s) => s.name === t)?.measures ?? [baseOf(t)]));
+  for (const box of document.querySelectorAll('#trec-measure-groups input[type=checkbox]')) {
+    const m = catalogue.find((c) => c.name === box.value);
+    box.checked = typed.has(m.name) || (m.irMeasures !== '' && typed.has(baseOf(m.irMeasures)));
+  }
+}
+
+/** The whole catalogue of the core as a picker, grouped; ticking a box types its name. */
+export function offerMeasures(measures, sets) {
+  catalogue = measures;
+  measureSets = sets;
+  const groups = MEASURE_GROUPS.map(([title, names]) => [title, names.map((n) => measures.find((m) => m.name === n)).filter(Boolean)]);
+  const placed = new Set(groups.flatMap(([, list]) => list.map((m) => m.name)));
+  const others = measures.filter((m) => !placed.has(m.name));
+  if (others.length > 0) groups.push(['Other', others]);
+  $('trec-measure-groups').replaceChildren(...groups.map(([title, list]) => el('fieldset', { class: 'measure-group' },
+    el('legend', {}, title),
+    ...list.map((m) => {
+      const id = `trec-pick-${m.name}`;
+      const box = el('input', { type: 'checkbox', id, value: m.name });
+      box.addEventListener('change', () => {
+        const expanded = typedMeasures().flatMap((t) => measureSets.find((s) => s.name === t && !box.checked)?.measures ?? [t]);
+        const rest = expanded.filter((t) => baseOf(t) !== m.name && (m.irMeasures === '' || baseOf(t) !== baseOf(m.irMeasures)));
+        setTypedMeasures(box.checked ? [...rest, typedName(m)] : rest);
+      });
+      const names = m.trecEval ? (m.irMeasures ? `${m.name} · ${m.irMeasures}` : m.name) : m.irMeasures;
+      return el('div', { class: 'measure-choice' }, box,
+        el('label', { for: id }, el('code', {}, names), el('span', { class: 'measure-definition' }, ` ${m.definition}`)));
+    }))));
+  for (const button of document.querySelectorAll('#trec-measure-picker [data-set]')) {
+    button.addEventListener('click', () => {
+      const set = sets.find((s) => s.name === button.dataset.set);
+      setTypedMeasures(set ? [set.name] : []);
+      syncPicker();
+    });
+  }
+  $('trec-measures').addEventListener('input', syncPicker);
+  syncPicker();
+}
 
 /** The libraries whose conventions ndcg and ndcg_cut can follow instead of trec_eval's. */
 export function offerPresets(presets) {
@@ -80,6 +157,8 @@ function restore() {
     if (saved.measures) $('trec-measures').value = saved.measures;
     if (saved.level) $('trec-level').value = saved.level;
     $('trec-complete').checked = saved.complete === true;
+    $('trec-judged').checked = saved.judged === true;
+    $('trec-max').value = saved.max ?? '';
     restoredPreset = saved.preset ?? '';
   } catch {
     // Unreadable saved state: start empty.
@@ -186,8 +265,22 @@ function orderedColumns(result) {
   return [...result.columns].sort((a, b) => a.measure - b.measure);
 }
 
+/** Columns shown per query (gm_map, num_q and runid are summaries only). */
+function queryColumns(result) {
+  return orderedColumns(result).filter((c) => c.perQuery);
+}
+
+/** Per-query columns holding numbers (not relstring's text): histogram and drill-down. */
+function numericColumns(result) {
+  return queryColumns(result).filter((c) => !c.text);
+}
+
 function valueText(column, value) {
   return column.wholeNumber ? String(value) : formatNumber(value, 4);
+}
+
+function queryCell(column, q) {
+  return column.text ? (q.texts?.[column.name] ?? '') : q.values[column.name];
 }
 
 function renderMeans(result) {
@@ -198,9 +291,12 @@ function renderMeans(result) {
     el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Measure'),
       el('th', { scope: 'col', className: 'num', title: 'mean over the queries (a sum for counts), as trec_eval’s “all” line' }, 'all'),
       el('th', { scope: 'col', className: 'num', title: 'sample standard deviation of the per-query values (n − 1)' }, '± s.d.'))),
-    el('tbody', {}, ...orderedColumns(result).map((c) => el('tr', {},
-      el('th', { scope: 'row' }, c.name), el('td', { className: 'num', 'data-field': 'mean' }, valueText(c, result.mean[c.name])),
-      el('td', { className: 'num', 'data-field': 'stdev' }, formatNumber(result.stdev[c.name], 4))))));
+    el('tbody', {}, ...orderedColumns(result).filter((c) => c.summary !== 'none').map((c) => el('tr', {},
+      el('th', { scope: 'row' }, c.name),
+      el('td', { className: 'num', 'data-field': 'mean' }, c.summary === 'runTag' ? result.runTag
+        : c.summary === 'count' ? String(result.mean[c.name]) : valueText(c, result.mean[c.name])),
+      // A summary-only column (a geometric mean, the count of queries, the tag) has no spread to show.
+      el('td', { className: 'num', 'data-field': 'stdev' }, c.perQuery ? formatNumber(result.stdev[c.name], 4) : '—')))));
 }
 
 // One collator for every comparison: localeCompare with options builds one per call.
@@ -213,7 +309,8 @@ function renderQueries(result) {
   const rows = [...result.perQuery];
   const { key, descending } = sort;
   rows.sort((a, b) => {
-    const order = key === 'query' ? QUERY_ORDER.compare(a.query, b.query) : a.values[key] - b.values[key];
+    const order = key === 'query' ? QUERY_ORDER.compare(a.query, b.query)
+      : a.texts?.[key] !== undefined ? a.texts[key].localeCompare(b.texts[key]) : a.values[key] - b.values[key];
     return descending ? -order : order;
   });
   const header = (label, sortKey) => {
@@ -228,11 +325,12 @@ function renderQueries(result) {
   // Rows are rendered a page at a time, so thousands of queries never block the page; one
   // listener on the body serves every query button.
   const body = el('tbody');
-  const columns = orderedColumns(result);
+  const columns = queryColumns(result);
   for (const q of rows.slice(0, queryRowLimit)) {
     const open = el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query);
     body.append(el('tr', {}, el('th', { scope: 'row' }, open),
-      ...columns.map((c) => el('td', { className: 'num' }, valueText(c, q.values[c.name])))));
+      ...columns.map((c) => (c.text ? el('td', { className: 'relstring' }, el('code', {}, queryCell(c, q)))
+        : el('td', { className: 'num' }, valueText(c, q.values[c.name]))))));
   }
   body.addEventListener('click', (event) => {
     const query = event.target.closest?.('button[data-query]')?.dataset.query;
@@ -260,10 +358,10 @@ function renderQueries(result) {
 
 /** The per-query table as CSV: full precision, query ids safe for spreadsheets, the means last. */
 function perQueryCsv(result) {
-  const columns = orderedColumns(result);
+  const columns = queryColumns(result);
   const lines = [csvRow(['query', ...columns.map((c) => c.name)])];
-  for (const q of result.perQuery) lines.push(csvRow([q.query, ...columns.map((c) => q.values[c.name])]));
-  lines.push(csvRow(['all', ...columns.map((c) => result.mean[c.name])]));
+  for (const q of result.perQuery) lines.push(csvRow([q.query, ...columns.map((c) => queryCell(c, q))]));
+  lines.push(csvRow(['all', ...columns.map((c) => (c.summary === 'none' ? '' : result.mean[c.name]))]));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -273,7 +371,7 @@ function downloadPerQuery() {
 
 function renderHistogramOf(result) {
   const select = $('trec-histogram-measure');
-  const names = orderedColumns(result).map((c) => c.name);
+  const names = numericColumns(result).map((c) => c.name);
   if (select.options.length !== names.length || [...select.options].some((o, i) => o.value !== names[i])) {
     select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
     select.value = names.find((n) => n.startsWith('ndcg')) ?? names[0];
@@ -287,16 +385,17 @@ const EXPLAIN_ROWS = 100;
 
 /** The measure the drill-down explains: chosen in its select, else the first one typed. */
 function explainedColumn(result) {
-  const columns = orderedColumns(result);
+  const columns = numericColumns(result);
   return columns.find((c) => c.name === $('trec-explain-measure').value) ?? columns[0];
 }
 
 function fillExplainMeasures(result) {
   const select = $('trec-explain-measure');
-  const names = orderedColumns(result).map((c) => c.name);
+  const names = numericColumns(result).map((c) => c.name);
   const keep = select.value;
   select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
-  select.value = names.includes(keep) ? keep : names[0];
+  // The drill-down shows NDCG's working: an ndcg column first, when there is one.
+  select.value = names.includes(keep) ? keep : names.find((n) => n.startsWith('ndcg')) ?? names[0];
 }
 
 async function explainQuery(query) {
@@ -401,7 +500,7 @@ export function setUpTrecMode() {
   setUpFile('qrels');
   setUpFile('run');
   // Saved as typed, not only on change: a reload right after typing keeps what was typed.
-  for (const id of ['trec-measures', 'trec-level', 'trec-complete', 'trec-preset']) {
+  for (const id of ['trec-measures', 'trec-level', 'trec-complete', 'trec-preset', 'trec-judged', 'trec-max']) {
     $(id).addEventListener('input', save);
     $(id).addEventListener('change', save);
   }

@@ -250,3 +250,50 @@ test.describe('10. the histogram at phone width', () => {
     await page.screenshot({ path: 'tests/e2e/screenshots/trec-phone.png', fullPage: true });
   });
 });
+
+test.describe('11. every trec_eval measure, and gzipped files', () => {
+  test('the picker offers the whole catalogue, grouped, and types what is ticked', async ({ page }) => {
+    const problems = await openTrec(page);
+    await page.click('#trec-measure-picker summary');
+    const groups = page.locator('#trec-measure-groups fieldset');
+    expect(await groups.count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('#trec-measure-groups input[type=checkbox]').count()).toBeGreaterThanOrEqual(40);
+    // The default text ticks its measures, by either name.
+    await expect(page.locator('#trec-pick-ndcg_cut')).toBeChecked();
+    await expect(page.locator('#trec-pick-yaap')).not.toBeChecked();
+    await page.click('#trec-measure-picker button[data-set="all_trec"]');
+    await expect(page.locator('#trec-measures')).toHaveValue('all_trec');
+    await page.check('#trec-pick-yaap');
+    await expect(page.locator('#trec-measures')).toHaveValue('all_trec yaap');
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', `${TREC}/basic.run`);
+    await expect(page.locator('#trec-results')).toBeVisible();
+    const row = (name) => page.locator('#trec-means tr').filter({ has: page.locator(`th:text-is("${name}")`) });
+    // trec_eval 10.0 -m all_trec -m yaap on these files (expected/basic-all-trec.txt)
+    const expected = meansOf('expected/basic-all-trec.txt');
+    for (const name of ['map', 'gm_map', 'bpref', 'iprec_at_recall_0.50', 'P_5', 'ndcg_rel', 'Rndcg', 'G', 'set_F', 'yaap', 'rbp', 'unj_5']) {
+      await expect(row(name).locator('td[data-field=mean]')).toHaveText(expected[name]);
+    }
+    await expect(row('runid').locator('td[data-field=mean]')).toHaveText(expected.runid);
+    await expect(row('num_q').locator('td[data-field=mean]')).toHaveText(expected.num_q);
+    // relstring is per query only: its text in the per-query table, no mean.
+    await expect(row('relstring')).toHaveCount(0);
+    await expect(page.locator('#trec-queries td.relstring').first()).not.toBeEmpty();
+    expect(problems).toEqual([]);
+  });
+
+  test('a gzipped run gives the same means as the plain one, and -J and -M reach the core', async ({ page }) => {
+    const { gzipSync } = await import('node:zlib');
+    await openTrec(page);
+    await page.fill('#trec-measures', 'ndcg map P.10 num_ret');
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', { name: 'basic.run.gz', mimeType: 'application/gzip', buffer: gzipSync(readFileSync(`${TREC}/basic.run`)) });
+    await expect(page.locator('#trec-results')).toBeVisible();
+    const means = meansOf('expected/basic.txt');
+    const mean = (name) => page.locator('#trec-means tr').filter({ has: page.locator(`th:text-is("${name}")`) }).locator('td[data-field=mean]');
+    for (const name of ['ndcg', 'map', 'P_10']) await expect(mean(name)).toHaveText(means[name]);
+    await page.fill('#trec-max', '2');
+    await page.click('#trec-evaluate');
+    await expect(mean('num_ret')).toHaveText('7');  // trec_eval -M 2 -m num_ret on these files
+  });
+});

@@ -1,5 +1,6 @@
-// libFuzzer: a whole TREC evaluation: measures and flags (one a line: -lN, -c, -eQID,
-// -oNAME=VALUE for a convention), qrels and run, separated by NUL;
+// libFuzzer: a whole TREC evaluation: measures and flags (one a line: -lN, -c, -J, -MN, -NN,
+// -DQID, -Z"qid measure mean sd" (one -Z line), -eQID, -oNAME=VALUE for a convention), qrels
+// and run, separated by NUL;
 // the output formatted as trec_eval's text, and one query explained step by step.
 #include <cstdint>
 #include <string>
@@ -19,6 +20,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)ndcg::trec::set_eval_option(options, "relevanceLevel", name.substr(2));
     } else if (name == "-c") {
       options.average_complete = true;
+    } else if (name == "-J") {
+      options.judged_only = true;
+    } else if (name.rfind("-M", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "maxPerQuery", name.substr(2));
+    } else if (name.rfind("-N", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "docsInCollection", name.substr(2));
+    } else if (name.rfind("-D", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "onlyQuery", name.substr(2));
+    } else if (name.rfind("-Z", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "zscores", name.substr(2));
     } else if (name.rfind("-e", 0) == 0) {
       options.explain_query.assign(name.substr(2));
     } else if (name.rfind("-o", 0) == 0) {
@@ -35,6 +46,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     measures.remove_prefix(end + 1);
   }
   const ndcg::trec::Evaluation e = ndcg::trec::evaluate(parts[1], parts[2], options);
-  if (e.ok) (void)ndcg::trec::format_trec(e, true);
+  if (e.ok) (void)ndcg::trec::format_trec(e, true, !options.average_complete);
   return 0;
 }

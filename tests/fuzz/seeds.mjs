@@ -68,6 +68,17 @@ for (const preset of ['sklearn', 'gdeval', 'lightgbm']) {
   seeds.trec.push(joined(['ndcg', 'ndcg_cut.5,10', `-opreset=${preset}`, '-oties=average'].join('\n'), readFileSync(join(trecDir, c.qrels)), readFileSync(join(trecDir, c.run))));
 }
 for (const c of manifest.errors) seeds.trec.push(joined((c.args ?? []).filter((a) => a !== '-m').join('\n'), c.qrelsText, c.runText));
+for (const c of manifest.differences) seeds.trec.push(joined(c.args.filter((a) => a !== '-m' && a !== '-q').join('\n'), c.qrelsText, c.runText));
+// trec_eval's own small test files under every measure and flag.
+{
+  const te = join(trecDir, 'trec_eval-10.0');
+  const qrels = readFileSync(join(te, 'qrels.rel_level')).subarray(0, 20000);
+  const run = readFileSync(join(te, 'results.trunc')).subarray(0, 20000);
+  for (const flags of [['all_trec'], ['all_trec', '-c', '-J'], ['all_trec', '-M7', '-l2'], ['ndcg.1=0.5,2=3,3=2.2', 'G.2=0.5', 'Rndcg', 'ndcg_rel', 'rbp.p=0.5', 'yaap', 'Judged@5', 'AP(rel=2)', 'RR@3', '-D301'],
+    ['all_trec', '-Z301 map 0.2 0.1']]) {
+    seeds.trec.push(joined(flags.join('\n'), qrels, run));
+  }
+}
 for (const c of JSON.parse(readFileSync(join(TESTS, 'bad-input', 'cases.json'), 'utf8')).cases) {
   if (c.explain) {
     const ranking = asBytes(c.explain.ranking);
