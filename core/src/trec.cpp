@@ -439,6 +439,15 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
       }
       continue;
     }
+    if (name == "err" && !ranked.levels.empty() && ranked.levels.back().first > 4 &&
+        !err_grade_reported_) {
+      // gdeval refuses such qrels; a stopping probability above 1 would mean nothing.
+      err_grade_reported_ = true;
+      errors_.add(Source::qrels, 0, 0,
+                  "ERR follows gdeval, whose grades go from 0 to 4; query " + quote(run.qid) +
+                      " has grade " + std::to_string(ranked.levels.back().first) +
+                      ". Map the grades to 0-4 first");
+    }
     const bool own_level = m.relevance_level >= 0 && m.relevance_level != ranked.relevance_level;
     if (m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size()) {
       Ranked cut = ranked;

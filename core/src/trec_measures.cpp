@@ -128,6 +128,15 @@ const std::vector<MeasureDef>& measure_catalogue() {
       // Not trec_eval's: named by ir_measures only, printed under that name.
       {"judged", ParamKind::long_cutoffs, "10", ValueKind::real, Summary::mean, true, "Judged@k",
        "the share of the top k documents that are in the qrels (any grade), over k", false},
+      {"err", ParamKind::long_cutoffs, "20", ValueKind::real, Summary::mean, true, "ERR@k",
+       "expected reciprocal rank as gdeval computes it: the sum over the top k of R/rank times "
+       "the chance that no document above satisfied, R = (2^grade - 1) / 16 (grades up to 4)",
+       false},
+      {"ndcg_exp", ParamKind::long_cutoffs, "20", ValueKind::real, Summary::mean, true,
+       "nDCG(dcg='exp-log2')@k",
+       "nDCG at k as gdeval computes it: gain 2^grade - 1, log2(rank + 1), the ideal of the "
+       "judged grades cut at k",
+       false},
   };
   return catalogue;
 }
@@ -709,6 +718,48 @@ void ndcg_cut(const Measure& m, const Ranked& r, double* out) {
   }
 }
 
+// gdeval's gain of a grade: 2^grade - 1 for a positive grade, else 0.
+double exponential_gain(std::int64_t grade) {
+  return grade > 0 ? std::exp2(as_double(grade)) - 1.0 : 0.0;
+}
+
+// ERR (Chapelle et al., CIKM 2009) as gdeval computes it, for each cut-off.
+void expected_reciprocal_rank(const Measure& m, const Ranked& r, double* out) {
+  constexpr double kMaxGain = 16.0;  // 2^4: gdeval's grades go up to 4
+  double value = 0;
+  double still_looking = 1.0;
+  std::size_t index = 0;
+  const std::int64_t num_ret = r.num_ret();
+  for (std::int64_t i = 0; i < num_ret && index < m.cutoffs.size(); ++i) {
+    while (index < m.cutoffs.size() && i == m.cutoffs[index]) out[index++] = value;
+    if (index == m.cutoffs.size()) break;
+    const double stop = exponential_gain(r.rel[static_cast<std::size_t>(i)]) / kMaxGain;
+    value += stop * still_looking / as_double(i + 1);
+    still_looking *= 1.0 - stop;
+  }
+  for (; index < m.cutoffs.size(); ++index) out[index] = value;
+}
+
+// nDCG at k with gdeval's exponential gain: the run's top k over the ideal top k.
+void exponential_ndcg(const Measure& m, const Ranked& r, double* out) {
+  for (std::size_t index = 0; index < m.cutoffs.size(); ++index) {
+    const std::int64_t k = m.cutoffs[index];
+    double dcg = 0;
+    for (std::int64_t i = 0; i < std::min(k, r.num_ret()); ++i) {
+      dcg += exponential_gain(r.rel[static_cast<std::size_t>(i)]) / log2_of_rank(i);
+    }
+    double ideal = 0;
+    std::int64_t i = 0;
+    for (auto level = r.levels.rbegin(); level != r.levels.rend() && i < k; ++level) {
+      if (level->first <= 0) break;
+      for (std::int64_t used = 0; used < level->second && i < k; ++used, ++i) {
+        ideal += exponential_gain(level->first) / log2_of_rank(i);
+      }
+    }
+    out[index] = ideal > 0 ? dcg / ideal : 0.0;
+  }
+}
+
 std::string relevance_string(const Measure& m, const Ranked& r) {
   const double wanted = m.values.empty() ? 10.0 : m.values[0];
   std::int64_t length = wanted >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(wanted);
@@ -787,6 +838,10 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
     precision_like(m, r, c, v, 5);
   } else if (name == "judged") {
     precision_like(m, r, c, v, 6);
+  } else if (name == "err") {
+    expected_reciprocal_rank(m, r, v);
+  } else if (name == "ndcg_exp") {
+    exponential_ndcg(m, r, v);
   } else if (name == "relstring") {
     if (out.text != nullptr) *out.text = relevance_string(m, r);
   } else if (name == "infAP") {

@@ -275,6 +275,7 @@ constexpr IrMeasure kIrMeasures[] = {
     {"IPrec", "iprec_at_recall", true, false, true},
     {"RBP", "rbp", false, false, true},
     {"Judged", "judged", true, false, false},
+    {"ERR", "err", true, false, false},
 };
 
 std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view full,
@@ -287,7 +288,8 @@ std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view 
   Measure m;
   m.def = *find_measure(spec->trec);
   bool explicit_parameters = false;
-  std::string own_name;  // when the output cannot use trec_eval's name
+  std::string own_name;      // when the output cannot use trec_eval's name
+  bool exponential = false;  // nDCG(dcg='exp-log2')
   std::string params_text;
   for (const auto& [key, value] : n.params) {
     if (key == "rel" && spec->rel) {
@@ -300,6 +302,16 @@ std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view 
     } else if (key == "p" && n.base == "RBP") {
       params_text = "p=" + std::string(value);
       own_name = std::string(full);
+    } else if (key == "dcg" && n.base == "nDCG" && (value == "exp-log2" || value == "log2")) {
+      // ir_measures' nDCG(dcg='exp-log2')@k: gdeval's exponential gain; 'log2' is the default.
+      if (value == "exp-log2") {
+        if (!n.has_cutoff) {
+          return measure_error(full, "nDCG(dcg='exp-log2') needs a cut-off, as gdeval's: " +
+                                         std::string(full) + "@20");
+        }
+        m.def = *find_measure("ndcg_exp");
+        exponential = true;
+      }
     } else if (key == "beta" && n.base == "SetF") {
       params_text = std::string(value);
       own_name = std::string(full);
@@ -313,7 +325,9 @@ std::optional<Diagnostic> add_ir_measure(EvalOptions& options, std::string_view 
   }
   if (n.has_cutoff) {
     if (!spec->cutoff && !spec->depth) {
-      if (n.base == "nDCG") {
+      if (exponential) {
+        // ndcg_exp already: its columns are named nDCG(dcg='exp-log2')@k
+      } else if (n.base == "nDCG") {
         m.def = *find_measure("ndcg_cut");
       } else if (n.base == "AP") {
         m.def = *find_measure("map_cut");
@@ -363,11 +377,13 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
       known = known || (ir && candidate.ir == ir->base);
     if (known) return add_ir_measure(options, name, *ir);
     if (ir_syntax) {
-      return measure_error(name,
-                           "unknown measure; ir_measures names are nDCG, nDCG@k, AP, AP@k, "
-                           "P@k, R@k, RR, RR@k, Rprec, Bpref, infAP, NumRet, NumRel, "
-                           "NumRelRet, NumQ, SetP, SetR, SetF, SetAP, SetRelP, Success@k, "
-                           "IPrec@r, RBP, Judged@k, with (rel=2) where they judge relevance");
+      return measure_error(
+          name,
+          "unknown measure; ir_measures names are nDCG, nDCG@k, AP, AP@k, "
+          "P@k, R@k, RR, RR@k, Rprec, Bpref, infAP, NumRet, NumRel, "
+          "NumRelRet, NumQ, SetP, SetR, SetF, SetAP, SetRelP, Success@k, "
+          "IPrec@r, RBP, Judged@k, ERR@k, nDCG(dcg='exp-log2')@k, with (rel=2) where "
+          "they judge relevance");
     }
   }
   const std::size_t dot = name.find('.');

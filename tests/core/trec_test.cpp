@@ -358,3 +358,35 @@ TEST_CASE("ir_measures names with parameters equal trec_eval's measures under th
     CHECK(q.values[1] == static_cast<double>(judged) / 5.0);
   }
 }
+
+TEST_CASE(
+    "ERR@k and nDCG(dcg='exp-log2')@k give gdeval's values (ir_measures test/test_gdeval.py)") {
+  const std::string qrels =
+      "0 0 D0 0\n0 0 D1 1\n0 0 D2 1\n0 0 D3 2\n0 0 D4 0\n1 0 D0 1\n1 0 D3 2\n1 0 D5 2\n";
+  const std::string run =
+      "0 0 D0 1 0.8 run\n0 0 D2 2 0.7 run\n0 0 D1 3 0.3 run\n0 0 D3 4 0.4 run\n"
+      "0 0 D4 5 0.1 run\n1 0 D1 1 0.8 run\n1 0 D3 2 0.7 run\n1 0 D4 3 0.3 run\n"
+      "1 0 D2 4 0.4 run\n";
+  EvalOptions o;
+  for (const char* m : {"ERR@20", "ERR@2", "nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@2"}) {
+    REQUIRE_FALSE(add_measure(o, m));
+  }
+  const Evaluation e = evaluate(qrels, run, o);
+  REQUIRE(e.ok);
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < e.columns.size(); ++c) column[e.columns[c].name] = c;
+  REQUIRE(column.size() == 4);
+  REQUIRE(e.per_query.size() == 2);
+  // gdeval prints 5 decimals; ir_measures' test asserts them.
+  const auto at = [&](std::size_t q, const char* name) {
+    return std::round(e.per_query[q].values[column.at(name)] * 1e5) / 1e5;
+  };
+  CHECK(at(0, "ERR@20") == 0.10175);
+  CHECK(at(1, "ERR@20") == 0.09375);
+  CHECK(at(0, "ERR@2") == 0.03125);
+  CHECK(at(1, "ERR@2") == 0.09375);
+  CHECK(at(0, "nDCG(dcg='exp-log2')@20") == 0.6201);
+  CHECK(at(1, "nDCG(dcg='exp-log2')@20") == 0.35099);
+  CHECK(at(0, "nDCG(dcg='exp-log2')@2") == 0.17377);
+  CHECK(at(1, "nDCG(dcg='exp-log2')@2") == 0.38685);
+}

@@ -350,6 +350,7 @@ class Evaluator {
   std::size_t kept_ = 0;  // estimated bytes of results_ and runs_without_qrels_
   bool overflow_reported_ = false;
   bool gain_order_reported_ = false;
+  bool err_grade_reported_ = false;
   std::vector<std::string> negative_only_;  // queries judged only negative (the first few)
   std::size_t negative_only_count_ = 0;
 };
