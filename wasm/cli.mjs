@@ -35,7 +35,7 @@ they are.
                                   -h -m NAME describes a measure; -h -m all_trec all of them
   -Z, --Zscore FILE               print z-scores against "query measure mean stddev" lines
   -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working
-  -R, --Rel_info_format FORMAT    qrels (the only format read so far)
+  -R, --Rel_info_format FORMAT    qrels, or qrels_jg (the second field names a judgment group)
   -T, --Results_format FORMAT     trec_results (the only one trec_eval has)
   -v, --version                   the version
   -h, --help                      this text (with -m, the measures' definitions)
@@ -144,11 +144,14 @@ function parseArguments(argv) {
       if (args.debugLevel > 0 && !args.explain) args.explain = query;
     }
   }
-  if (v.Rel_info_format !== undefined && v.Rel_info_format !== 'qrels') {
-    const known = ['prefs', 'qrels_prefs', 'qrels_jg'].includes(v.Rel_info_format);
-    throw new UsageError(known
-      ? `-R ${v.Rel_info_format}: preference and judgment-group files are not read yet; -R qrels is`
-      : `-R takes a relevance file format (qrels), not '${v.Rel_info_format}'`);
+  if (v.Rel_info_format !== undefined) {
+    if (['prefs', 'qrels_prefs'].includes(v.Rel_info_format)) {
+      throw new UsageError(`-R ${v.Rel_info_format}: preference files are not read yet; -R qrels and -R qrels_jg are`);
+    }
+    if (!['qrels', 'qrels_jg'].includes(v.Rel_info_format)) {
+      throw new UsageError(`-R takes a relevance file format (qrels, qrels_jg), not '${v.Rel_info_format}'`);
+    }
+    args.options.relInfoFormat = v.Rel_info_format;
   }
   if (v.Results_format !== undefined && v.Results_format !== 'trec_results') {
     throw new UsageError(`-T takes trec_results (the only results format), not '${v.Results_format}'`);

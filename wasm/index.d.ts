@@ -147,6 +147,8 @@ export interface EvaluateOptions extends Conventions {
   maxPerQuery?: number | string;
   /** Documents in the collection, for utility's fourth coefficient (trec_eval -N). */
   docsInCollection?: number | string;
+  /** "qrels" (the default) or "qrels_jg": the qrels' second field names a judgment group (trec_eval -R). */
+  relInfoFormat?: 'qrels' | 'qrels_jg';
   /** Evaluate this query only (trec_eval -D level.qid). */
   onlyQuery?: string;
   /** The text of a -Z file ("query measure mean stddev" lines): values become z-scores. */

@@ -81,6 +81,16 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     (name == "maxPerQuery" ? options.max_per_query : options.docs_in_collection) = *number;
     return std::nullopt;
   }
+  if (name == "relInfoFormat") {
+    if (value != "qrels" && value != "qrels_jg") {
+      return error(
+          "the relevance file formats read are qrels and qrels_jg (judgment groups), "
+          "not " +
+          quote(value));
+    }
+    options.judgment_groups = value == "qrels_jg";
+    return std::nullopt;
+  }
   if (name == "onlyQuery") {
     options.only_query.assign(value);
     return std::nullopt;
@@ -281,6 +291,17 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     }
   }
   for (const Diagnostic& note : options_.notes) warnings_.add(note);
+  for (const Measure& m : options_.measures) {
+    const MeasureDef& d = m.definition();
+    if (options_.judgment_groups ? !works_with_judgment_groups(d) : needs_judgment_groups(d)) {
+      errors_.add(Source::options, 0, 0,
+                  "measure " + std::string(d.name) +
+                      (options_.judgment_groups
+                           ? " reads plain qrels; with judgment groups (-R qrels_jg) the "
+                             "measures are map_avgjg, P_avgjg, Rprec_mult_avgjg (the set qrels_jg)"
+                           : " averages over judgment groups: give the qrels as -R qrels_jg"));
+    }
+  }
   // trec_eval 10.0 keeps one gain map for dcg, ideal_dcg and ndcg: the last of them given
   // parameters (in its order) sets the gains of all three, and names them.
   std::vector<const Measure*> shared;
@@ -362,13 +383,10 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   });
   const std::size_t n = depth_of(options_.max_per_query, all);
   order.resize(n);
-  Ranked ranked;
-  ranked.rel.resize(n);
   {
     // A docno retrieved twice (within the documents kept) is an error, as in trec_eval.
     std::unordered_map<std::string_view, std::uint32_t> seen;  // docno -> index in run.docs
     seen.reserve(n);
-    std::string key;
     for (std::size_t r = 0; r < n; ++r) {
       const auto& d = run.docs[order[r]];
       const std::string_view docno = run.docno(d);
@@ -383,36 +401,54 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
                         std::to_string(later.line) + "); trec_eval rejects this, keep one line");
         return {};
       }
-      key.assign(docno);
-      const auto j = qrels.by_doc.find(key);
-      if (j == qrels.by_doc.end())
-        ranked.rel[r] = kNotInPool;
-      else
-        ranked.rel[r] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
     }
   }
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
     explain_one(run, order, qrels);
   }
-  if (options_.judged_only) {
-    std::erase_if(ranked.rel, [](std::int64_t rel) { return rel < 0; });
-  }
-  for (std::int64_t rel : ranked.rel) {
-    ranked.num_nonpool += rel == kNotInPool ? 1 : 0;
-    ranked.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
-  }
-  ranked.levels.assign(qrels.grade_counts.rbegin(), qrels.grade_counts.rend());
-  if (ranked.levels.empty() && negative_only_.size() < 8) negative_only_.push_back(run.qid);
-  if (ranked.levels.empty()) ++negative_only_count_;
-  ranked.relevance_level = options_.relevance_level;
   const auto context_for = [&](const Ranked& r, std::int64_t level) {
     MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
     for (std::int64_t rel : r.rel) c.num_rel_ret += rel >= level ? 1 : 0;
     return c;
   };
+  // The ranking's relevance values against one set of judgments: the query's, or one group's.
+  const auto rank_against = [&](const QueryQrels& judged) {
+    Ranked r;
+    r.rel.resize(n);
+    std::string key;
+    for (std::size_t i = 0; i < n; ++i) {
+      key.assign(run.docno(run.docs[order[i]]));
+      const auto j = judged.by_doc.find(key);
+      if (j == judged.by_doc.end())
+        r.rel[i] = kNotInPool;
+      else
+        r.rel[i] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
+    }
+    if (options_.judged_only) {
+      std::erase_if(r.rel, [](std::int64_t rel) { return rel < 0; });
+    }
+    for (std::int64_t rel : r.rel) {
+      r.num_nonpool += rel == kNotInPool ? 1 : 0;
+      r.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
+    }
+    r.levels.assign(judged.grade_counts.rbegin(), judged.grade_counts.rend());
+    r.relevance_level = options_.relevance_level;
+    const MeasureContext c = context_for(r, options_.relevance_level);
+    r.num_rel = c.num_rel;
+    r.num_rel_ret = c.num_rel_ret;
+    return r;
+  };
+  std::vector<Ranked> groups;
+  Ranked ranked;
+  if (options_.judgment_groups) {
+    for (const auto& [id, group] : qrels.groups) groups.push_back(rank_against(group));
+    ranked.rel.assign(groups.empty() ? 0 : groups.front().rel.size(), kNotInPool);
+  } else {
+    ranked = rank_against(qrels);
+    if (ranked.levels.empty() && negative_only_.size() < 8) negative_only_.push_back(run.qid);
+    if (ranked.levels.empty()) ++negative_only_count_;
+  }
   const MeasureContext base = context_for(ranked, options_.relevance_level);
-  ranked.num_rel = base.num_rel;
-  ranked.num_rel_ret = base.num_rel_ret;
 
   QueryValues out;
   out.qid = run.qid;
@@ -457,7 +493,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
       compute_measure(m, cut, c, MeasureOutput{values, text});
     } else {
       const MeasureContext c = own_level ? context_for(ranked, m.relevance_level) : base;
-      compute_measure(m, ranked, c, MeasureOutput{values, text});
+      compute_measure(m, ranked, c, MeasureOutput{values, text}, &groups);
     }
     if (!m.gains.empty()) {
       // The largest sum a gain map can reach here; past a double's range the value means nothing.
@@ -691,7 +727,9 @@ Evaluation Evaluator::finish(const RunReader& reader) {
   return out;
 }
 
-Session::Session(EvalOptions options) : options_(std::move(options)) {}
+Session::Session(EvalOptions options) : options_(std::move(options)) {
+  qrels_.set_judgment_groups(options_.judgment_groups);
+}
 
 Session::~Session() = default;
 

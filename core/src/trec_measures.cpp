@@ -117,6 +117,13 @@ const std::vector<MeasureDef>& measure_catalogue() {
        "F measure of set precision and recall, (β + 1)·P·R / (β·P + R) with β as given"},
       {"num_nonrel_judged_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
        "judged non-relevant documents retrieved"},
+      {"map_avgjg", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "map averaged over the query's judgment groups (-R qrels_jg: one group per assessor)"},
+      {"P_avgjg", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true, "",
+       "P at k averaged over the query's judgment groups (-R qrels_jg)"},
+      {"Rprec_mult_avgjg", ParamKind::double_cutoffs, "0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0",
+       ValueKind::real, Summary::mean, true, "",
+       "Rprec_mult averaged over the query's judgment groups (-R qrels_jg)"},
       {"yaap", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
        "yet another AP: log((1 + sum of precisions) / (1 + num_rel - sum of precisions))"},
       {"rbp", ParamKind::pairs, "", ValueKind::real, Summary::mean, true, "RBP",
@@ -149,6 +156,7 @@ const std::vector<Nickname>& measure_nicknames() {
       {"set",
        {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
         "set_relative_P", "set_map", "set_F"}},
+      {"qrels_jg", {"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}},
       {"all_trec",
        {"runid",
         "num_q",
@@ -782,10 +790,40 @@ std::string relevance_string(const Measure& m, const Ranked& r) {
 
 }  // namespace
 
-void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
-                     MeasureOutput out) {
+bool needs_judgment_groups(const MeasureDef& d) {
+  return d.name == "map_avgjg" || d.name == "P_avgjg" || d.name == "Rprec_mult_avgjg";
+}
+
+bool works_with_judgment_groups(const MeasureDef& d) {
+  return needs_judgment_groups(d) || d.name == "runid" || d.name == "num_q";
+}
+
+void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c, MeasureOutput out,
+                     const std::vector<Ranked>* groups) {
   const std::string_view name = m.definition().name;
   double* v = out.values;
+  if (needs_judgment_groups(m.definition())) {
+    // Each group's value, added in the groups' order, then divided by their number (when more
+    // than one), as trec_eval does.
+    if (groups == nullptr || groups->empty()) return;
+    const std::size_t width = name == "map_avgjg" ? 1 : m.cutoffs.size() + m.values.size();
+    std::vector<double> one(width);
+    for (const Ranked& g : *groups) {
+      std::fill(one.begin(), one.end(), 0.0);
+      const MeasureContext gc{c.relevance_level, g.num_rel, g.num_rel_ret, c.docs_in_collection};
+      if (name == "map_avgjg")
+        one[0] = average_precision(g, gc);
+      else if (name == "P_avgjg")
+        precision_like(m, g, gc, one.data(), 0);
+      else
+        rprec_mult(m, g, gc, one.data());
+      for (std::size_t i = 0; i < width; ++i) v[i] += one[i];
+    }
+    if (groups->size() > 1) {
+      for (std::size_t i = 0; i < width; ++i) v[i] /= static_cast<double>(groups->size());
+    }
+    return;
+  }
   const std::int64_t num_ret = r.num_ret();
   if (name == "runid") return;
   if (name == "num_q") {

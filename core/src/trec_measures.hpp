@@ -52,8 +52,14 @@ struct MeasureContext {
 };
 
 // Computes measure `m` of the catalogue for one query.
+// `groups`: the query ranked against each judgment group (-R qrels_jg), for the *_avgjg
+// measures, which average over them.
 void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
-                     MeasureOutput out);
+                     MeasureOutput out, const std::vector<Ranked>* groups = nullptr);
+
+// Whether a measure reads judgment groups (-R qrels_jg), or works in either format.
+bool needs_judgment_groups(const MeasureDef& d);
+bool works_with_judgment_groups(const MeasureDef& d);
 
 // The number of output columns of a measure, and their names.
 std::vector<std::string> column_names(const Measure& m);

@@ -135,7 +135,7 @@ void QrelsReader::finish() {
     errors_.add(Source::qrels, 0, 0,
                 "the qrels file has no judgments; expected lines 'query iteration docno grade'");
   }
-  for (auto& [qid, query] : queries_) {
+  const auto count_grades = [](QueryQrels& query) {
     std::vector<std::int64_t> grades;
     grades.reserve(query.by_doc.size());
     for (const auto& [doc, j] : query.by_doc) {
@@ -148,6 +148,16 @@ void QrelsReader::finish() {
         query.grade_counts.emplace_back(g, 0);
       }
       ++query.grade_counts.back().second;
+    }
+  };
+  for (auto& [qid, query] : queries_) {
+    count_grades(query);
+    std::sort(query.groups.begin(), query.groups.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [id, group] : query.groups) {
+      count_grades(group);
+      // The query's own counts, over every group, serve -c's num_rel.
+      for (const auto& [grade, n] : group.grade_counts) query.grade_counts.emplace_back(grade, n);
     }
   }
 }
@@ -184,12 +194,24 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   }
   if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
   auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
-  QueryQrels& query = query_it->second;
+  QueryQrels* into = &query_it->second;
+  if (judgment_groups_) {
+    auto& groups = query_it->second.groups;
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return g.first == f[1].text; });
+    if (group == groups.end()) {
+      groups.emplace_back(std::string(f[1].text), QueryQrels{});
+      group = groups.end() - 1;
+      kept_ += f[1].text.size() + kQueryOverhead;
+    }
+    into = &group->second;
+  }
   auto [it, inserted] =
-      query.by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
+      into->by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
   if (!inserted) {
     errors_.add(Source::qrels, number, column_of(text, f[2].offset),
                 "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
+                    (judgment_groups_ ? " in judgment group " + quote(f[1].text) : "") +
                     " (first on line " + std::to_string(it->second.line) +
                     "); trec_eval rejects this, keep one line");
     return;

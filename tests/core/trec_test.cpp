@@ -39,6 +39,10 @@ Request parse_args(const nlohmann::json& args) {
       if (auto e = set_eval_option(r.options, "relevanceLevel", args[++i].get<std::string>())) {
         r.errors.push_back(*e);
       }
+    } else if (a == "-R") {
+      if (auto e = set_eval_option(r.options, "relInfoFormat", args[++i].get<std::string>())) {
+        r.errors.push_back(*e);
+      }
     } else if (a == "-m") {
       if (auto e = add_measure(r.options, args[++i].get<std::string>())) r.errors.push_back(*e);
     }

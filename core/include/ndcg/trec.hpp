@@ -49,6 +49,9 @@ struct QueryQrels {
   // Judged documents per grade, for grades >= 0, best grade first: sparse, so a grade of 10^18
   // costs one entry (filled by QrelsReader::finish).
   std::vector<std::pair<std::int64_t, std::int64_t>> grade_counts;
+  // With judgment groups (-R qrels_jg: the second field names a group, such as one assessor),
+  // each group's judgments, in byte order of the group ids; by_doc then stays empty.
+  std::vector<std::pair<std::string, QueryQrels>> groups;
 };
 
 // What the readers and the evaluator may keep, estimated from what they hold; crossing it is a
@@ -66,6 +69,10 @@ class QrelsReader {
   explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit)
       : memory_limit_(memory_limit) {}
 
+  // Reads the second field as a judgment group (trec_eval's -R qrels_jg) instead of ignoring it.
+  void set_judgment_groups(bool on) { judgment_groups_ = on; }
+  bool judgment_groups() const { return judgment_groups_; }
+
   void feed(std::string_view chunk);
   void finish();
 
@@ -80,6 +87,7 @@ class QrelsReader {
   void line(std::string_view text, std::uint32_t number);
 
   LineSplitter lines_;
+  bool judgment_groups_ = false;
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
@@ -249,8 +257,9 @@ struct EvalOptions {
   bool judged_only = false;                // -J: unjudged documents are removed from each ranking
   std::int64_t max_per_query = INT64_MAX;  // -M: only the first M ranked documents count
   std::int64_t docs_in_collection = 0;     // -N (utility's fourth coefficient)
-  std::string only_query;                  // -D level.qid: evaluate this query only
-  std::vector<Measure> measures;           // empty: trec_eval's "official" measures
+  bool judgment_groups = false;     // -R qrels_jg: the qrels' second field is a judgment group
+  std::string only_query;           // -D level.qid: evaluate this query only
+  std::vector<Measure> measures;    // empty: trec_eval's "official" measures
   std::string explain_query;        // also explain this query step by step (ndcg's conventions)
   std::int64_t explain_cutoff = 0;  // the explanation's k (0: the whole ranking, as ndcg)
   std::optional<Zscores> zscores;   // -Z
@@ -272,6 +281,7 @@ struct EvalOptions {
 //   maxPerQuery       a whole number >= 0 (-M)
 //   docsInCollection  a whole number >= 0 (-N)
 //   onlyQuery         a query id, or "" for all (-D level.qid)
+//   relInfoFormat     "qrels" (the default) or "qrels_jg" (-R: judgment groups)
 //   zscores           the text of a -Z file ("" for none)
 //   explainQuery      a query id, or "" for none
 //   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
