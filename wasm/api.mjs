@@ -111,7 +111,7 @@ function chunksOf(input, what) {
   throw new CalculatorUsageError(`${what} must be a string, a Uint8Array, or an array of them`);
 }
 
-function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff }) {
+function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff, explainMeasure }) {
   if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
     throw new CalculatorUsageError('measures must be an array of names such as ["ndcg_cut.10", "map"]');
   }
@@ -120,6 +120,8 @@ function sessionArguments({ measures = [], options = {}, explainQuery, explainCu
   // relevance level of 2^32 + 1 is an error there, never ignored or wrapped around.
   const text = optionsToText(options);
   if (explainQuery) text.explainQuery = wellFormed(explainQuery);
+  if (explainMeasure !== undefined && typeof explainMeasure !== 'string') throw new CalculatorUsageError('explainMeasure must be a column name such as "map" or "P_10"');
+  if (explainMeasure) text.explainMeasure = wellFormed(explainMeasure);
   // Checked by the core, as text: a negative or fractional cut-off is an error value.
   if (explainCutoff !== undefined && explainCutoff !== null) text.explainCutoff = wellFormed(String(explainCutoff));
   return [measures.map(wellFormed), text];
@@ -150,6 +152,7 @@ function shapeEvaluation(raw, session, trecText) {
   }
   if (raw.zscores) result.zscores = true;
   if (raw.explanation) result.explanation = shapeExplanation(raw.explanation);
+  if (raw.working) result.working = raw.working;
   return result;
 }
 

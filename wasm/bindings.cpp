@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -287,6 +288,34 @@ val presets() {
   return out;
 }
 
+val working_to_js(const ndcg::trec::Working& w) {
+  val out = val::object();
+  out.set("column", w.column);
+  val columns = val::array();
+  for (std::size_t i = 0; i < w.columns.size(); ++i) columns.set(i, w.columns[i]);
+  out.set("columns", columns);
+  val rows = val::array();
+  for (std::size_t i = 0; i < w.rows.size(); ++i) {
+    const ndcg::trec::WorkingRow& r = w.rows[i];
+    val row = val::object();
+    row.set("rank", static_cast<double>(r.rank));
+    row.set("doc", r.docno);
+    // -1: not in the qrels; -2: judged with a negative grade (as trec_eval marks them)
+    row.set("grade", static_cast<double>(r.grade));
+    row.set("counted", r.counted);
+    val values = val::array();
+    for (std::size_t v = 0; v < r.values.size(); ++v) {
+      values.set(v, std::isnan(r.values[v]) ? val::null() : val(r.values[v]));
+    }
+    row.set("values", values);
+    rows.set(i, row);
+  }
+  out.set("rows", rows);
+  out.set("result", w.result);
+  out.set("value", w.value);
+  return out;
+}
+
 // The catalogue of TREC measures, in trec_eval's order.
 val measure_catalogue() {
   static constexpr const char* kParams[] = {"none", "cutoffs", "numberCutoffs", "numbers", "pairs"};
@@ -403,6 +432,7 @@ class TrecSession {
     out.set("runTag", e.run_tag);
     out.set("zscores", e.zscores);
     out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());
+    out.set("working", e.working ? working_to_js(*e.working) : val::null());
     return out;
   }
 

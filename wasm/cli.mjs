@@ -47,7 +47,8 @@ they are.
                    ideal, ties, negativeGains, unjudgedGrade, relevantFrom,
                    ndcgWhenIdcgZero (trec_eval's obsolete -o is not read)
   --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
-  --explain QID    print the step-by-step NDCG table of one query
+  --explain QID[:COLUMN]  print one query's working: the step-by-step NDCG table, or for a
+                   column such as map, P_10, bpref or ERR@20 the quantities at each rank
   --progress       report reading progress on stderr`;
 
 class UsageError extends Error {}
@@ -123,10 +124,16 @@ function parseArguments(argv) {
     help: Boolean(v.help), version: Boolean(v.version),
     perQuery: Boolean(v.query_eval_wanted), summary: !v.nosummary,
     measures: v.measure ?? [], options: {}, conventions: {}, format: v.format ?? 'trec',
-    explain: v.explain ?? '', progress: Boolean(v.progress), files: parsed.positionals,
+    explain: v.explain ?? '', explainMeasure: '', progress: Boolean(v.progress), files: parsed.positionals,
     zscores: v.Zscore, debugLevel: 0,
   };
   if (args.help || args.version) return args;
+  // --explain 301:map: the working of one column ("301:P_10"); a query id may itself hold ':'.
+  const colon = args.explain.lastIndexOf(':');
+  if (colon > 0) {
+    args.explainMeasure = args.explain.slice(colon + 1);
+    args.explain = args.explain.slice(0, colon);
+  }
   if (v.complete_rel_info_wanted) args.options.averageComplete = 'true';
   if (v.Judged_docs_only) args.options.judgedOnly = 'true';
   if (v.level_for_rel !== undefined) {
@@ -300,6 +307,18 @@ function formatTsv(result, perQuery) {
   return `${lines.join('\n')}\n`;
 }
 
+/** One measure's working for one query, as a table: rank, docno, grade, then its quantities. */
+function formatWorking(qid, w) {
+  const gradeText = (g) => (g === -1 ? '-' : g === -2 ? 'neg' : String(g));
+  const number = (x) => (x === null ? '' : Number.isInteger(x) ? String(x) : x.toFixed(4));
+  const header = ['rank', 'docno', 'grade', ...w.columns];
+  const rows = w.rows.map((r) => [String(r.rank), r.doc, gradeText(r.grade), ...r.values.map(number)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [`Query ${qid}, ${w.column}: ranked by score, ties by docno descending (grade -: not in the qrels, neg: judged negative)`,
+    line(header), ...rows.map(line), w.result, ''].join('\n');
+}
+
 function formatExplanation(qid, e) {
   const header = ['rank', 'docno', 'grade', 'gain', 'DCG', 'ideal docno', 'ideal grade', 'IDCG', 'NDCG'];
   const rows = e.rows.map((r) => [String(r.rank), r.doc ?? '', String(r.grade), String(r.gain), r.dcg.toFixed(4),
@@ -348,7 +367,7 @@ async function main(argv) {
     ? progressReporter({ qrels: await sizeOf(args.files[0]), run: await sizeOf(args.files[1]) })
     : undefined;
   const result = await calc.evaluateStreams({
-    qrels, run, measures: args.measures, explainQuery: args.explain, onProgress,
+    qrels, run, measures: args.measures, explainQuery: args.explain, explainMeasure: args.explainMeasure, onProgress,
     options: { ...args.options, ...args.conventions },
     trecText: args.format === 'trec' ? { perQuery: args.perQuery, summary: args.summary } : undefined,
   });
@@ -362,7 +381,9 @@ async function main(argv) {
     // A bad -m or -l is a usage error (2), like a bad flag; a bad file is an error in the data (1).
     return result.errors.every((e) => e.source === 'options') ? 2 : 1;
   }
-  if (args.explain && result.explanation) {
+  if (args.explainMeasure && result.working) {
+    process.stdout.write(formatWorking(args.explain, result.working));
+  } else if (args.explain && result.explanation) {
     // -D's working goes to stderr, beside the lines trec_eval prints; --explain's to stdout.
     (args.debugLevel > 0 && args.explain === args.options.onlyQuery ? process.stderr : process.stdout)
       .write(formatExplanation(args.explain, result.explanation));

@@ -181,6 +181,8 @@ export interface EvaluateRequest {
   options?: EvaluateOptions;
   /** Also explain this query step by step (result.explanation). */
   explainQuery?: string;
+  /** Also give the working of this column for explainQuery (result.working): "map", "P_10", "bpref", "ERR@20", ... */
+  explainMeasure?: string;
   /** The explanation's cut-off k (ndcg_cut_10: 10); 0 or absent: the whole ranking, as ndcg. */
   explainCutoff?: number | string;
   /** Also return trec_eval's text: the means only, every query too, or either without the "all" lines (summary: false, -n). */
@@ -225,6 +227,14 @@ export type Evaluation =
       warnings: Diagnostic[];
       trec?: string;
       explanation?: Explanation;
+      /** explainMeasure's working for explainQuery: a row per ranked document, and how the value follows. */
+      working?: {
+        column: string;
+        columns: string[];
+        rows: { rank: number; doc: string; grade: number; counted: boolean; values: (number | null)[] }[];
+        result: string;
+        value: number;
+      };
     }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 

@@ -115,6 +115,10 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     options.explain_query.assign(value);
     return std::nullopt;
   }
+  if (name == "explainMeasure") {
+    options.explain_measure.assign(value);
+    return std::nullopt;
+  }
   if (name == "explainCutoff") {
     const auto k = parse_integer(value);
     if (!k || *k < 0) {
@@ -148,7 +152,8 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
   }
   return error(
       "unknown option; the options are relevanceLevel, averageComplete, judgedOnly, "
-      "maxPerQuery, docsInCollection, onlyQuery, zscores, explainQuery, explainCutoff, and the "
+      "maxPerQuery, docsInCollection, onlyQuery, zscores, explainQuery, explainCutoff, "
+      "explainMeasure, relInfoFormat, and the "
       "conventions preset, gain, discount, base, ideal, ties, "
       "negativeGains, unjudgedGrade, relevantFrom and ndcgWhenIdcgZero");
 }
@@ -495,6 +500,35 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
       const MeasureContext c = own_level ? context_for(ranked, m.relevance_level) : base;
       compute_measure(m, ranked, c, MeasureOutput{values, text}, &groups);
     }
+    if (!options_.explain_measure.empty() && run.qid == options_.explain_query &&
+        !options_.judgment_groups) {
+      const std::vector<std::string> names = column_names(m);
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        if (names[i] != options_.explain_measure) continue;
+        // The documents as ranked, without the unjudged ones under -J (as `ranked` is).
+        std::vector<std::string_view> docnos;
+        std::string key;
+        for (std::size_t r = 0; r < n; ++r) {
+          const std::string_view docno = run.docno(run.docs[order[r]]);
+          key.assign(docno);
+          const auto j = qrels.by_doc.find(key);
+          if (!options_.judged_only || (j != qrels.by_doc.end() && j->second.grade >= 0)) {
+            docnos.push_back(docno);
+          }
+        }
+        const bool own = m.relevance_level >= 0;
+        const Ranked* basis = &ranked;
+        Ranked cut;
+        if (m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size()) {
+          cut = ranked;
+          cut.rel.resize(static_cast<std::size_t>(m.depth));
+          basis = &cut;
+        }
+        const MeasureContext c =
+            context_for(*basis, own ? m.relevance_level : ranked.relevance_level);
+        working_ = measure_working(m, i, *basis, c, docnos, values[i]);
+      }
+    }
     if (!m.gains.empty()) {
       // The largest sum a gain map can reach here; past a double's range the value means nothing.
       const Gains g = gains_of(m, ranked);
@@ -712,6 +746,17 @@ Evaluation Evaluator::finish(const RunReader& reader) {
       squares += (q.values[c] - average) * (q.values[c] - average);
     }
     out.stdev[c] = evaluated > 1 ? std::sqrt(squares / static_cast<double>(evaluated - 1)) : 0.0;
+  }
+  if (!options_.explain_measure.empty()) {
+    if (working_) {
+      out.working = std::move(working_);
+    } else {
+      warnings_.add(Source::options, 0, 0,
+                    "the working of " + quote(options_.explain_measure) + " for query " +
+                        quote(options_.explain_query) +
+                        " cannot be shown: the query is not in both files, or no column has that "
+                        "name");
+    }
   }
   if (!options_.explain_query.empty()) {
     if (explanation_) {

@@ -976,3 +976,147 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
 }
 
 }  // namespace ndcg::trec
+
+// ---------------------------------------------------------------------------------------------
+// The working behind a value
+
+namespace ndcg::trec {
+
+namespace {
+
+std::string fixed4(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.4f", x);
+  return buffer;
+}
+
+// "a + b + c" over at most `shown` terms, then "… (n terms)".
+std::string sum_of(const std::vector<std::string>& terms, std::size_t shown = 8) {
+  if (terms.empty()) return "0";
+  std::string text;
+  for (std::size_t i = 0; i < terms.size() && i < shown; ++i) text += (i ? " + " : "") + terms[i];
+  if (terms.size() > shown) text += " + … (" + std::to_string(terms.size()) + " terms)";
+  return text;
+}
+
+}  // namespace
+
+Working measure_working(const Measure& m, std::size_t index, const Ranked& r,
+                        const MeasureContext& c, const std::vector<std::string_view>& docnos,
+                        double value) {
+  const MeasureDef& d = m.definition();
+  const std::string_view name = d.name;
+  Working w;
+  w.column = column_names(m)[index];
+  w.value = value;
+  const std::int64_t k = d.params == ParamKind::long_cutoffs && index < m.cutoffs.size()
+                             ? m.cutoffs[index]
+                             : INT64_MAX;
+  const std::int64_t depth =
+      name == "Rprec" ? std::min(r.num_ret(), c.num_rel) : std::min(r.num_ret(), k);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto row_at = [&](std::int64_t i) {
+    WorkingRow row;
+    row.rank = i + 1;
+    row.docno = std::string(docnos[static_cast<std::size_t>(i)]);
+    row.grade = r.rel[static_cast<std::size_t>(i)];
+    row.counted = row.grade >= c.relevance_level;
+    return row;
+  };
+  const std::string R = std::to_string(c.num_rel);
+  std::int64_t so_far = 0;
+  if (name == "map" || name == "map_cut") {
+    w.columns = {"relevant so far", "precision at this rank"};
+    std::vector<std::string> terms;
+    double sum = 0;
+    for (std::int64_t i = 0; i < depth; ++i) {
+      WorkingRow row = row_at(i);
+      double precision = nan;
+      if (row.counted) {
+        precision = as_double(++so_far) / as_double(i + 1);
+        sum += precision;
+        terms.push_back(std::to_string(so_far) + "/" + std::to_string(i + 1));
+      }
+      row.values = {as_double(so_far), precision};
+      w.rows.push_back(std::move(row));
+    }
+    w.result = std::string(name == "map" ? "AP" : "AP@" + std::to_string(k)) + " = (" +
+               sum_of(terms) + ") / num_rel = " + fixed4(sum) + " / " + R + " = " + fixed4(value) +
+               " (each relevant document ranked adds the precision at its rank; those not "
+               "retrieved add 0)";
+  } else if (name == "bpref") {
+    const std::int64_t nonrel = r.judged_below(c.relevance_level);
+    w.columns = {"judged non-relevant above", "1 - min(above, R) / min(R, N)"};
+    std::vector<std::string> terms;
+    std::int64_t above = 0;
+    double sum = 0;
+    for (std::int64_t i = 0; i < depth; ++i) {
+      WorkingRow row = row_at(i);
+      double part = nan;
+      if (row.grade >= 0 && !row.counted) {
+        ++above;
+      } else if (row.counted) {
+        part = above > 0 ? 1.0 - as_double(std::min(above, c.num_rel)) /
+                                     as_double(std::min(nonrel, c.num_rel))
+                         : 1.0;
+        sum += part;
+        terms.push_back(fixed4(part));
+      }
+      row.values = {as_double(above), part};
+      w.rows.push_back(std::move(row));
+    }
+    w.result = "bpref = (" + sum_of(terms) + ") / R = " + fixed4(sum) + " / " + R + " = " +
+               fixed4(value) + " (R = " + R + " relevant, N = " + std::to_string(nonrel) +
+               " judged non-relevant; unjudged documents are skipped)";
+  } else if (name == "err") {
+    w.columns = {"stopping probability (2^g - 1)/16", "chance of reaching this rank",
+                 "adds R / rank × reach"};
+    std::vector<std::string> terms;
+    double reach = 1.0;
+    for (std::int64_t i = 0; i < depth; ++i) {
+      WorkingRow row = row_at(i);
+      const double g = row.grade > 0 ? std::exp2(as_double(row.grade)) - 1.0 : 0.0;
+      const double stop = g / 16.0;
+      const double part = stop * reach / as_double(i + 1);
+      row.counted = row.grade > 0;
+      row.values = {stop, reach, part};
+      if (part > 0) terms.push_back(fixed4(part));
+      reach *= 1.0 - stop;
+      w.rows.push_back(std::move(row));
+    }
+    w.result = w.column + " = " + sum_of(terms) + " = " + fixed4(value);
+  } else {
+    // Counting measures, and any other: relevant documents so far, and the value.
+    w.columns = {"relevant so far"};
+    std::int64_t first = 0;
+    for (std::int64_t i = 0; i < depth; ++i) {
+      WorkingRow row = row_at(i);
+      if (row.counted && ++so_far == 1) first = i + 1;
+      row.values = {as_double(so_far)};
+      w.rows.push_back(std::move(row));
+      if (name == "recip_rank" && first > 0) break;
+    }
+    const std::string hits = std::to_string(so_far);
+    if (name == "P") {
+      w.result = "P@" + std::to_string(k) + " = relevant in the top " + std::to_string(k) + " / " +
+                 std::to_string(k) + " = " + hits + " / " + std::to_string(k) + " = " +
+                 fixed4(value);
+    } else if (name == "recall") {
+      w.result = "recall@" + std::to_string(k) + " = relevant in the top " + std::to_string(k) +
+                 " / num_rel = " + hits + " / " + R + " = " + fixed4(value);
+    } else if (name == "Rprec") {
+      w.result = "Rprec = relevant in the top R / R = " + hits + " / " + R + " = " + fixed4(value);
+    } else if (name == "recip_rank") {
+      w.result = first > 0 ? "RR = 1 / " + std::to_string(first) + " = " + fixed4(value)
+                           : "RR = 0: no relevant document is ranked";
+    } else if (name == "success") {
+      w.result = "success@" + std::to_string(k) + " = " + (so_far > 0 ? "1" : "0") + ": " + hits +
+                 " relevant in the top " + std::to_string(k);
+    } else {
+      w.result = w.column + " = " + fixed4(value) + ": " + std::string(d.definition);
+    }
+  }
+  return w;
+}
+
+}  // namespace ndcg::trec

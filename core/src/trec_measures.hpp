@@ -61,6 +61,12 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
 bool needs_judgment_groups(const MeasureDef& d);
 bool works_with_judgment_groups(const MeasureDef& d);
 
+// The working of column `index` of measure `m` for one query: `docnos` are the ranked
+// documents as `r` ranks them; `value` is the value computed for it.
+Working measure_working(const Measure& m, std::size_t index, const Ranked& r,
+                        const MeasureContext& c, const std::vector<std::string_view>& docnos,
+                        double value);
+
 // The number of output columns of a measure, and their names.
 std::vector<std::string> column_names(const Measure& m);
 

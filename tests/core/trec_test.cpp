@@ -394,3 +394,52 @@ TEST_CASE(
   CHECK(at(0, "nDCG(dcg='exp-log2')@2") == 0.17377);
   CHECK(at(1, "nDCG(dcg='exp-log2')@2") == 0.38685);
 }
+
+TEST_CASE("a measure's working adds up to its value") {
+  const std::string qrels = read_file("basic.qrels");
+  const std::string run = read_file("basic.run");
+  const auto working_of = [&](const char* measure, const char* column, const char* query) {
+    EvalOptions o;
+    REQUIRE_FALSE(add_measure(o, measure));
+    REQUIRE_FALSE(set_eval_option(o, "explainQuery", query));
+    REQUIRE_FALSE(set_eval_option(o, "explainMeasure", column));
+    const Evaluation e = evaluate(qrels, run, o);
+    REQUIRE(e.ok);
+    REQUIRE(e.working.has_value());
+    for (const QueryValues& q : e.per_query) {
+      if (q.qid == query) CHECK(e.working->value == q.values[0]);
+    }
+    return *e.working;
+  };
+  const auto sum_of = [](const Working& w, std::size_t column) {
+    double sum = 0;
+    for (const WorkingRow& r : w.rows) {
+      if (!std::isnan(r.values[column])) sum += r.values[column];
+    }
+    return sum;
+  };
+  for (const char* query : {"101", "102", "104"}) {
+    CAPTURE(query);
+    const Working ap = working_of("map", "map", query);
+    std::int64_t relevant = 0;  // num_rel of the query: its judged grades >= 1
+    for (const std::string& line : {std::string(qrels)}) {
+      std::size_t at = 0;
+      while (at < line.size()) {
+        const std::size_t end = line.find('\n', at);
+        const std::string l = line.substr(at, end - at);
+        if (l.rfind(std::string(query) + " ", 0) == 0 &&
+            std::stoll(l.substr(l.rfind(' ') + 1)) >= 1)
+          ++relevant;
+        at = end == std::string::npos ? line.size() : end + 1;
+      }
+    }
+    CHECK(ap.value == doctest::Approx(sum_of(ap, 1) / static_cast<double>(relevant)));
+    const Working bpref = working_of("bpref", "bpref", query);
+    CHECK(bpref.value == doctest::Approx(sum_of(bpref, 1) / static_cast<double>(relevant)));
+    const Working err = working_of("ERR@5", "ERR@5", query);
+    CHECK(err.value == doctest::Approx(sum_of(err, 2)));
+    CHECK(err.rows.size() <= 5);
+    const Working p = working_of("P.5", "P_5", query);
+    CHECK(p.value == doctest::Approx((p.rows.empty() ? 0.0 : p.rows.back().values[0]) / 5.0));
+  }
+}

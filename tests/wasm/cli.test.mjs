@@ -37,6 +37,18 @@ for (const c of manifest.differences) {
   });
 }
 
+test('--explain QID:COLUMN prints that measure\'s working, whose sum is its value', () => {
+  const r = ndcgCalc(['-m', 'map', '--explain', '101:map', 'basic.qrels', 'basic.run']);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  assert.match(lines[0], /^Query 101, map:/);
+  assert.match(lines[1], /rank\s+docno\s+grade\s+relevant so far\s+precision at this rank/);
+  // trec_eval -q -m map: 101 0.4417; ranked zz, d3, d1, d4, d5, d2, d8
+  assert.ok(r.stdout.includes('AP = (1/2 + 2/3 + 3/5) / num_rel = 1.7667 / 4 = 0.4417'), r.stdout);
+  const bad = ndcgCalc(['-m', 'map', '--explain', '101:P_5', 'basic.qrels', 'basic.run']);
+  assert.match(bad.stderr, /warning: the working of 'P_5' for query '101' cannot be shown/);
+});
+
 test('ndcg-calc reads the run from stdin', () => {
   const c = manifest.cases[0];
   const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));

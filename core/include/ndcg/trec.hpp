@@ -261,6 +261,7 @@ struct EvalOptions {
   std::string only_query;           // -D level.qid: evaluate this query only
   std::vector<Measure> measures;    // empty: trec_eval's "official" measures
   std::string explain_query;        // also explain this query step by step (ndcg's conventions)
+  std::string explain_measure;      // and give the working of this column for it ("map", "P_10")
   std::int64_t explain_cutoff = 0;  // the explanation's k (0: the whole ranking, as ndcg)
   std::optional<Zscores> zscores;   // -Z
   std::size_t results_memory_limit = kResultsMemoryLimit;  // per-query values kept
@@ -285,6 +286,7 @@ struct EvalOptions {
 //   zscores           the text of a -Z file ("" for none)
 //   explainQuery      a query id, or "" for none
 //   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
+//   explainMeasure    a column ("map", "P_10", "ERR@20") whose working to give for explainQuery
 //   preset and the convention options of explain.hpp (not k, idealDepth, rankingNumbers or
 //   roundBeforeDividing): set EvalOptions::conventions, starting from trec_eval's.
 // Returns an error (source options) naming the option for an unknown name or a bad value;
@@ -303,6 +305,25 @@ DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionVa
 // unknown name or a bad parameter. Repeated names merge: their cut-offs are united (trec_eval
 // keeps only the first one's parameters; a note says so).
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view name);
+
+// The working behind one measure's value for one query: a row per ranked document with the
+// quantities the value is built from (for AP the precision at each relevant rank, for bpref the
+// judged non-relevant documents above each relevant one, for ERR the stopping probabilities),
+// and the sum or ratio that gives the value.
+struct WorkingRow {
+  std::int64_t rank = 0;
+  std::string docno;
+  std::int64_t grade = 0;      // the qrels grade; -1 not in the qrels, -2 judged negative
+  bool counted = false;        // relevant (or, for ERR and nDCG, of positive gain)
+  std::vector<double> values;  // one per Working::columns; NaN where it does not apply
+};
+struct Working {
+  std::string column;                // "map", "P_10", "ERR@20"
+  std::vector<std::string> columns;  // what each row's values are
+  std::vector<WorkingRow> rows;      // the ranking, down to the depth the measure reads
+  std::string result;                // how the value follows, in words and numbers
+  double value = 0;
+};
 
 struct QueryValues {
   std::string qid;
@@ -324,6 +345,8 @@ struct Evaluation {
   // EvalOptions::explain_query's table: ranked in trec_eval's order, graded by the qrels, linear
   // gain (or ndcg's gain map), log2(rank + 1), ideal from every judged document, whole ideal.
   std::optional<Explanation> explanation;
+  // EvalOptions::explain_measure's working for explain_query.
+  std::optional<Working> working;
   std::vector<Diagnostic> errors;
   std::vector<Diagnostic> warnings;
 };
@@ -354,6 +377,7 @@ class Evaluator {
   std::vector<bool> gain_columns_;  // the column's measure has a gain map
   std::map<std::string, QueryValues> results_;
   std::optional<Explanation> explanation_;
+  std::optional<Working> working_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
   std::unordered_set<std::string> runs_without_qrels_;
