@@ -446,7 +446,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   std::vector<Ranked> groups;
   Ranked ranked;
   if (options_.judgment_groups) {
-    for (const auto& [id, group] : qrels.groups) groups.push_back(rank_against(group));
+    for (const JudgmentGroup& group : qrels.groups) groups.push_back(rank_against(group.judged));
     ranked.rel.assign(groups.empty() ? 0 : groups.front().rel.size(), kNotInPool);
   } else {
     ranked = rank_against(qrels);

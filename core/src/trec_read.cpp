@@ -153,11 +153,13 @@ void QrelsReader::finish() {
   for (auto& [qid, query] : queries_) {
     count_grades(query);
     std::sort(query.groups.begin(), query.groups.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& [id, group] : query.groups) {
-      count_grades(group);
+              [](const JudgmentGroup& a, const JudgmentGroup& b) { return a.id < b.id; });
+    for (JudgmentGroup& group : query.groups) {
+      count_grades(group.judged);
       // The query's own counts, over every group, serve -c's num_rel.
-      for (const auto& [grade, n] : group.grade_counts) query.grade_counts.emplace_back(grade, n);
+      for (const auto& [grade, n] : group.judged.grade_counts) {
+        query.grade_counts.emplace_back(grade, n);
+      }
     }
   }
 }
@@ -198,13 +200,13 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (judgment_groups_) {
     auto& groups = query_it->second.groups;
     auto group = std::find_if(groups.begin(), groups.end(),
-                              [&](const auto& g) { return g.first == f[1].text; });
+                              [&](const JudgmentGroup& g) { return g.id == f[1].text; });
     if (group == groups.end()) {
-      groups.emplace_back(std::string(f[1].text), QueryQrels{});
+      groups.push_back(JudgmentGroup{std::string(f[1].text), QueryQrels{}});
       group = groups.end() - 1;
       kept_ += f[1].text.size() + kQueryOverhead;
     }
-    into = &group->second;
+    into = &group->judged;
   }
   auto [it, inserted] =
       into->by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});

@@ -1,23 +1,24 @@
-// TREC evaluation: streaming readers for qrels and run files, and the measures people report,
-// with trec_eval 10.0's semantics unless an option says otherwise.
+// TREC evaluation: streaming readers for qrels and run files (trec_read.cpp), a catalogue of
+// measures with their names and parameters (trec_names.cpp), one function per measure over a
+// query ranked once (trec_measures.cpp), and the evaluator and output (trec.cpp), with
+// trec_eval 10.0's semantics unless an option says otherwise.
 //
-// Semantics (trec_eval's, checked against its source and output):
-//   * a run is ranked by score descending, ties broken by docno descending (byte compare); the
-//     rank column is ignored;
-//   * a document absent from the qrels, or judged with a negative grade, is not relevant;
-//   * binary measures count a document as relevant when its grade >= the relevance level (-l),
-//     which is 0 or more (a document absent from the qrels is never relevant);
-//   * grades, the relevance level and cut-offs are signed 64-bit integers written in digits
-//     ("1e2" and "1.0" are errors, not 100 or 1), the same in every build;
-//   * a field holding a control character is an error; white space is ASCII, as trec_eval's;
+// Semantics (trec_eval's, checked against its source, its test suite and random inputs):
+//   * a run is ranked by score descending, ties broken by docno descending (byte compare), then
+//     cut at -M; the rank column is ignored; under -J unjudged documents are removed first;
+//   * a document absent from the qrels is "not in the pool" (-1), one judged with a negative
+//     grade "unjudged in the pool" (-2); binary measures count grades >= -l (0 or more);
+//   * comments ('#' first in a qrels line, first non-blank in a run line) are skipped, run
+//     fields after the sixth ignored, and the run's tag is its last line's;
+//   * grades, -l, -M and cut-offs are signed 64-bit integers written in digits ("1e2" is an
+//     error, not atol's 1); scores are decimal numbers or infinities; a field holding a control
+//     character is an error; white space is ASCII, as trec_eval's;
 //   * what the readers keep is bounded by a memory limit (an error names the line where it was
 //     reached), so no file can exhaust the 2 GB of the wasm core;
 //   * the mean is over queries in both files, or with average_complete (-c) over every qrels
-//     query, a query without results counting 0. trec_eval 10.0 stops with an error when a qrels
-//     query has no results and -c is not given; here the query is left out with a warning.
-// Measures: num_ret, num_rel, num_rel_ret, map, Rprec, bpref, recip_rank, P.k, recall.k, ndcg
-// (gains per grade, whole ideal), ndcg_cut.k, map_cut.k; ir_measures names nDCG@k, nDCG, AP,
-// AP@k, P@k, R@k, RR, Rprec, Bpref.
+//     query, one without results evaluated as trec_eval does (a ranking of one unjudged
+//     document). trec_eval 10.0 stops with an error when a qrels query has no results and -c is
+//     not given; here the query is left out with a warning. Every such difference is a warning.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,8 @@ namespace ndcg::trec {
 // ---------------------------------------------------------------------------------------------
 // Qrels
 
+struct JudgmentGroup;
+
 struct QueryQrels {
   struct Judged {
     std::int64_t grade;
@@ -51,7 +54,12 @@ struct QueryQrels {
   std::vector<std::pair<std::int64_t, std::int64_t>> grade_counts;
   // With judgment groups (-R qrels_jg: the second field names a group, such as one assessor),
   // each group's judgments, in byte order of the group ids; by_doc then stays empty.
-  std::vector<std::pair<std::string, QueryQrels>> groups;
+  std::vector<JudgmentGroup> groups;
+};
+
+struct JudgmentGroup {
+  std::string id;
+  QueryQrels judged;
 };
 
 // What the readers and the evaluator may keep, estimated from what they hold; crossing it is a
