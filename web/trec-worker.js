@@ -85,6 +85,7 @@ self.onmessage = async ({ data }) => {
       options: data.options,
       explainQuery: data.explainQuery ?? '',
       explainCutoff: data.explainCutoff ?? 0,
+      explainMeasure: data.explainMeasure ?? '',
       onProgress: ({ file, bytes: fed }) => {
         const bytes = gzipped[file] ? Math.min(compressed[file] ?? 0, sizes[file]) : fed;
         const now = performance.now();

@@ -398,10 +398,27 @@ function fillExplainMeasures(result) {
   select.value = names.includes(keep) ? keep : names.find((n) => n.startsWith('ndcg')) ?? names[0];
 }
 
+/** A measure's working from the core: a row per ranked document, and how the value follows. */
+function renderWorking(working) {
+  $('trec-working').hidden = !working;
+  if (!working) return;
+  const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : String(g));
+  const number = (x) => (x === null ? '' : Number.isInteger(x) ? String(x) : formatNumber(x, 4));
+  $('trec-working-result').textContent = working.result;
+  $('trec-working-steps').replaceChildren(
+    el('caption', {}, `${working.column} at each rank`),
+    el('thead', {}, el('tr', {}, ...['Rank', 'Document', 'Grade', ...working.columns].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, ...working.rows.slice(0, 1000).map((r) => el('tr', { className: r.counted ? 'relevant' : '' },
+      el('td', { className: 'num' }, String(r.rank)), el('td', { className: 'doc-id' }, r.doc), el('td', {}, grade(r.grade)),
+      ...r.values.map((v) => el('td', { className: 'num' }, number(v)))))));
+}
+
 async function explainQuery(query) {
   if (!last) return;
   const column = explainedColumn(last.result);
-  const result = await run({ ...last.message, explainQuery: query, explainCutoff: column.cutoff });
+  // A measure other than NDCG: the core gives its own working (result.working) too.
+  const ownWorking = !/^ndcg/.test(column.name);
+  const result = await run({ ...last.message, explainQuery: query, explainCutoff: column.cutoff, ...(ownWorking ? { explainMeasure: column.name } : {}) });
   if (!result) return;
   const panel = $('trec-explain');
   if (!result.ok || !result.explanation) {
@@ -415,7 +432,8 @@ async function explainQuery(query) {
   $('trec-explain-heading').textContent = `Query ${query}: ${column.name} = ${value === undefined ? '—' : valueText(column, value)}`;
   $('trec-explain-about').textContent = `Ranked as trec_eval ranks it (score, then docno); gains from the qrels grades, discount log₂(rank + 1), ideal from every judged document. ${
     column.cutoff > 0 ? `The cut-off k = ${column.cutoff} of ${column.name} is marked in the table.` : `${column.name} covers the whole ranking.`}${
-    /^ndcg/.test(column.name) ? '' : ' The table shows the graded working of NDCG for this ranking.'}`;
+    ownWorking ? ` First the working of ${column.name} at each rank, then the same ranking under NDCG.` : ''}`;
+  renderWorking(ownWorking ? result.working : null);
   renderHeadline($('trec-explain-headline'), e, EXPLAIN_DISPLAY, 'trec-');
   renderDiagnostics($('trec-explain-warnings'), e.warnings.map((w) => ({ ...w, kind: 'warning', line: 0 })));
   showExplanationRows(e, Math.max(EXPLAIN_ROWS, Math.min(column.cutoff, 1000)));

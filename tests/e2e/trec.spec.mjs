@@ -297,3 +297,24 @@ test.describe('11. every trec_eval measure, and gzipped files', () => {
     await expect(mean('num_ret')).toHaveText('7');  // trec_eval -M 2 -m num_ret on these files
   });
 });
+
+test('the drill-down shows the working of the measure chosen: AP\'s precision at each relevant rank', async ({ page }) => {
+  await openTrec(page);
+  await page.fill('#trec-measures', 'map ndcg');
+  await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+  await page.setInputFiles('#run-file', `${TREC}/basic.run`);
+  await expect(page.locator('#trec-results')).toBeVisible();
+  await page.selectOption('#trec-explain-measure', 'map');
+  await page.click('button[data-query="101"]');
+  await expect(page.locator('#trec-working')).toBeVisible();
+  // trec_eval -q -m map: 101 0.4417; relevant at ranks 2, 3 and 5 of zz, d3, d1, d4, d5, d2, d8
+  await expect(page.locator('#trec-working-result')).toContainText('AP = (1/2 + 2/3 + 3/5) / num_rel = 1.7667 / 4 = 0.4417');
+  await expect(page.locator('#trec-working-steps tbody tr')).toHaveCount(7);
+  await expect(page.locator('#trec-working-steps tbody tr.relevant')).toHaveCount(3);
+  // Under ndcg the core's NDCG tables stand alone.
+  await page.click('#trec-back');
+  await page.selectOption('#trec-explain-measure', 'ndcg');
+  await page.click('button[data-query="101"]');
+  await expect(page.locator('#trec-explain-headline')).toContainText('0.5376');
+  await expect(page.locator('#trec-working')).toBeHidden();
+});
