@@ -316,12 +316,17 @@ val working_to_js(const ndcg::trec::Working& w) {
   return out;
 }
 
+// How the "all" line combines a column's queries, as the JS API names it.
+const char* summary_name(ndcg::trec::Summary s) {
+  static constexpr const char* kSummaries[] = {"mean", "sum",  "geometric", "count",
+                                               "sum",  "none", "runTag"};
+  return kSummaries[static_cast<int>(s)];
+}
+
 // The catalogue of TREC measures, in trec_eval's order.
 val measure_catalogue() {
   static constexpr const char* kParams[] = {"none", "cutoffs", "numberCutoffs", "numbers", "pairs"};
   static constexpr const char* kValues[] = {"real", "whole", "text"};
-  static constexpr const char* kSummaries[] = {"mean", "sum",  "geometric", "count",
-                                               "sum",  "none", "runTag"};
   val out = val::array();
   const auto& catalogue = ndcg::trec::measure_catalogue();
   for (std::size_t i = 0; i < catalogue.size(); ++i) {
@@ -331,7 +336,7 @@ val measure_catalogue() {
     item.set("params", kParams[static_cast<int>(d.params)]);
     item.set("defaults", std::string(d.defaults));
     item.set("value", kValues[static_cast<int>(d.value)]);
-    item.set("summary", kSummaries[static_cast<int>(d.summary)]);
+    item.set("summary", summary_name(d.summary));
     item.set("perQuery", d.per_query);
     item.set("irMeasures", std::string(d.ir_measures));
     item.set("definition", std::string(d.definition));
@@ -442,27 +447,6 @@ class TrecSession {
   }
 
  private:
-  static std::string summary_name(ndcg::trec::Summary s) {
-    using ndcg::trec::Summary;
-    switch (s) {
-      case Summary::mean:
-        return "mean";
-      case Summary::sum:
-        return "sum";
-      case Summary::geometric:
-        return "geometric";
-      case Summary::num_q:
-        return "count";
-      case Summary::num_rel:
-        return "sum";
-      case Summary::none:
-        return "none";
-      case Summary::run_tag:
-        return "runTag";
-    }
-    return "mean";
-  }
-
   ndcg::DiagnosticList option_errors_;
   std::unique_ptr<ndcg::trec::Session> session_;
   ndcg::trec::Evaluation evaluation_;

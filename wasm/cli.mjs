@@ -232,34 +232,37 @@ async function spooled(stream) {
  */
 async function* gunzipIfNeeded(chunks) {
   const iterator = chunks[Symbol.asyncIterator]();
+  // The first two bytes, which may come in more than one chunk.
   let head = Buffer.alloc(0);
-  let next = await iterator.next();
-  while (!next.done && head.length < 2) {
+  while (head.length < 2) {
+    const next = await iterator.next();
+    if (next.done) break;
     head = Buffer.concat([head, Buffer.from(next.value)]);
-    if (head.length < 2) next = await iterator.next();
-    else next = { done: false, value: null };
   }
-  const rest = async function* rest() {
-    yield head;
+  const all = async function* all() {
+    if (head.length > 0) yield head;
     for (let item = await iterator.next(); !item.done; item = await iterator.next()) yield item.value;
   };
   if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
-    yield* rest();
+    yield* all();
     return;
   }
-  const source = Readable.from(rest());
+  const source = Readable.from(all());
   const gunzip = createGunzip({ chunkSize: CHUNK });
   source.on('error', (error) => gunzip.destroy(error));
   source.pipe(gunzip);
   yield* gunzip;
 }
 
-/** A function returning a fresh iterable of the file's chunks. Any readable path works. */
+/** A function returning a fresh iterable of the file's chunks, inflated if gzipped. */
 async function opener(path) {
-  if (path === '-') {
-    const open = await spooled(process.stdin);
-    return () => gunzipIfNeeded(open());
-  }
+  const open = await rawOpener(path);
+  return () => gunzipIfNeeded(open());
+}
+
+/** Any readable path works; what can be read only once is spooled for a second reading. */
+async function rawOpener(path) {
+  if (path === '-') return spooled(process.stdin);
   let info;
   try {
     info = await stat(path);
@@ -267,11 +270,8 @@ async function opener(path) {
     throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
   if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
-  if (!info.isFile()) {
-    const open = await spooled(createReadStream(path, { highWaterMark: CHUNK }));
-    return () => gunzipIfNeeded(open());
-  }
-  return () => gunzipIfNeeded(createReadStream(path, { highWaterMark: CHUNK }));
+  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
+  return () => createReadStream(path, { highWaterMark: CHUNK });
 }
 
 /** A whole small file (-Z), as text; gzipped or not. */

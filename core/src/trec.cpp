@@ -294,6 +294,8 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
       columns_.push_back(std::move(c));
       gain_columns_.push_back(!m.gains.empty());
     }
+    widths_.push_back(names.size());
+    any_text_ = any_text_ || d.value == ValueKind::text;
   }
   for (const Diagnostic& note : options_.notes) warnings_.add(note);
   for (const Measure& m : options_.measures) {
@@ -416,57 +418,61 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     for (std::int64_t rel : r.rel) c.num_rel_ret += rel >= level ? 1 : 0;
     return c;
   };
-  // The ranking's relevance values against one set of judgments: the query's, or one group's.
-  const auto rank_against = [&](const QueryQrels& judged) {
+  // The ranking's relevance values against one set of judgments: the query's, or one group's;
+  // `docnos`, when given, receives the documents `rel` stands for (without the unjudged ones
+  // under -J), for a working shown rank by rank.
+  const auto rank_against = [&](const QueryQrels& judged, std::vector<std::string_view>* docnos) {
     Ranked r;
-    r.rel.resize(n);
+    r.rel.reserve(n);
     std::string key;
     for (std::size_t i = 0; i < n; ++i) {
-      key.assign(run.docno(run.docs[order[i]]));
+      const std::string_view docno = run.docno(run.docs[order[i]]);
+      key.assign(docno);
       const auto j = judged.by_doc.find(key);
-      if (j == judged.by_doc.end())
-        r.rel[i] = kNotInPool;
-      else
-        r.rel[i] = j->second.grade < 0 ? kJudgedNegative : j->second.grade;
-    }
-    if (options_.judged_only) {
-      std::erase_if(r.rel, [](std::int64_t rel) { return rel < 0; });
-    }
-    for (std::int64_t rel : r.rel) {
+      const std::int64_t rel = j == judged.by_doc.end() ? kNotInPool
+                               : j->second.grade < 0    ? kJudgedNegative
+                                                        : j->second.grade;
+      if (options_.judged_only && rel < 0) continue;
+      r.rel.push_back(rel);
+      if (docnos != nullptr) docnos->push_back(docno);
       r.num_nonpool += rel == kNotInPool ? 1 : 0;
       r.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
     }
     r.levels.assign(judged.grade_counts.rbegin(), judged.grade_counts.rend());
-    r.relevance_level = options_.relevance_level;
     const MeasureContext c = context_for(r, options_.relevance_level);
     r.num_rel = c.num_rel;
     r.num_rel_ret = c.num_rel_ret;
     return r;
   };
+  const bool show_working = !options_.explain_measure.empty() &&
+                            run.qid == options_.explain_query && !options_.judgment_groups;
+  std::vector<std::string_view> ranked_docnos;
   std::vector<Ranked> groups;
   Ranked ranked;
   if (options_.judgment_groups) {
-    for (const JudgmentGroup& group : qrels.groups) groups.push_back(rank_against(group.judged));
+    for (const JudgmentGroup& group : qrels.groups) {
+      groups.push_back(rank_against(group.judged, nullptr));
+    }
     ranked.rel.assign(groups.empty() ? 0 : groups.front().rel.size(), kNotInPool);
   } else {
-    ranked = rank_against(qrels);
+    ranked = rank_against(qrels, show_working ? &ranked_docnos : nullptr);
     if (ranked.levels.empty() && negative_only_.size() < 8) negative_only_.push_back(run.qid);
     if (ranked.levels.empty()) ++negative_only_count_;
   }
-  const MeasureContext base = context_for(ranked, options_.relevance_level);
+  const MeasureContext base{options_.relevance_level, ranked.num_rel, ranked.num_rel_ret,
+                            options_.docs_in_collection};
 
   QueryValues out;
   out.qid = run.qid;
   out.values.assign(columns_.size(), 0.0);
-  const bool any_text = std::any_of(columns_.begin(), columns_.end(),
-                                    [](const Column& c) { return c.value == ValueKind::text; });
-  if (any_text) out.texts.resize(columns_.size());
+  if (any_text_) out.texts.resize(columns_.size());
   std::size_t column = 0;
-  for (const Measure& m : options_.measures) {
+  for (std::size_t measure = 0; measure < options_.measures.size(); ++measure) {
+    const Measure& m = options_.measures[measure];
     const std::string_view name = m.definition().name;
-    const std::size_t width = column_names(m).size();
+    const std::size_t width = widths_[measure];
     double* values = out.values.data() + column;
-    std::string* text = any_text ? &out.texts[column] : nullptr;
+    std::string* text = any_text_ ? &out.texts[column] : nullptr;
     column += width;
     if (options_.conventions && (name == "ndcg" || name == "ndcg_cut")) {
       const Explanation e = explain_conventions(run, qrels, name == "ndcg" ? &m : nullptr, 0);
@@ -489,62 +495,41 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
                       " has grade " + std::to_string(ranked.levels.back().first) +
                       ". Map the grades to 0-4 first");
     }
-    const bool own_level = m.relevance_level >= 0 && m.relevance_level != ranked.relevance_level;
-    if (m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size()) {
-      Ranked cut = ranked;
+    // The ranking the measure reads (cut at its own depth, RR@10) and its relevance level (its
+    // own, AP(rel=2), or -l): one basis for its value and its working.
+    const bool own_level = m.relevance_level >= 0 && m.relevance_level != options_.relevance_level;
+    const bool own_depth = m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size();
+    Ranked cut;
+    if (own_depth) {
+      cut = ranked;
       cut.rel.resize(static_cast<std::size_t>(m.depth));
-      const MeasureContext c =
-          context_for(cut, own_level ? m.relevance_level : ranked.relevance_level);
-      compute_measure(m, cut, c, MeasureOutput{values, text});
-    } else {
-      const MeasureContext c = own_level ? context_for(ranked, m.relevance_level) : base;
-      compute_measure(m, ranked, c, MeasureOutput{values, text}, &groups);
     }
-    if (!options_.explain_measure.empty() && run.qid == options_.explain_query &&
-        !options_.judgment_groups) {
+    const Ranked& basis = own_depth ? cut : ranked;
+    const MeasureContext c =
+        own_depth || own_level
+            ? context_for(basis, own_level ? m.relevance_level : options_.relevance_level)
+            : base;
+    compute_measure(m, basis, c, MeasureOutput{values, text}, own_depth ? nullptr : &groups);
+    if (show_working) {
       const std::vector<std::string> names = column_names(m);
       for (std::size_t i = 0; i < names.size(); ++i) {
-        if (names[i] != options_.explain_measure) continue;
-        // The documents as ranked, without the unjudged ones under -J (as `ranked` is).
-        std::vector<std::string_view> docnos;
-        std::string key;
-        for (std::size_t r = 0; r < n; ++r) {
-          const std::string_view docno = run.docno(run.docs[order[r]]);
-          key.assign(docno);
-          const auto j = qrels.by_doc.find(key);
-          if (!options_.judged_only || (j != qrels.by_doc.end() && j->second.grade >= 0)) {
-            docnos.push_back(docno);
-          }
+        if (names[i] == options_.explain_measure) {
+          working_ = measure_working(m, i, basis, c, ranked_docnos, values[i]);
         }
-        const bool own = m.relevance_level >= 0;
-        const Ranked* basis = &ranked;
-        Ranked cut;
-        if (m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size()) {
-          cut = ranked;
-          cut.rel.resize(static_cast<std::size_t>(m.depth));
-          basis = &cut;
-        }
-        const MeasureContext c =
-            context_for(*basis, own ? m.relevance_level : ranked.relevance_level);
-        working_ = measure_working(m, i, *basis, c, docnos, values[i]);
       }
     }
-    if (!m.gains.empty()) {
-      // The largest sum a gain map can reach here; past a double's range the value means nothing.
-      const Gains g = gains_of(m, ranked);
-      double bound = 0;
-      for (const GainLevel& level : g.levels)
-        bound += std::fabs(level.gain) * as_count(level.count);
-      for (const auto& [grade, gain] : m.gains) {
-        if (grade < 0) bound += std::fabs(gain) * as_count(ranked.num_ret());
-      }
-      if (!std::isfinite(bound)) {
-        for (std::size_t i = 0; i < width; ++i)
-          values[i] = std::numeric_limits<double>::quiet_NaN();
-      }
+    if (m.gains.empty()) continue;
+    const Gains g = gains_of(m, ranked);
+    // The largest sum a gain map can reach here; past a double's range the value means nothing.
+    double bound = 0;
+    for (const GainLevel& level : g.levels) bound += std::fabs(level.gain) * as_count(level.count);
+    for (const auto& [grade, gain] : m.gains) {
+      if (grade < 0) bound += std::fabs(gain) * as_count(ranked.num_ret());
     }
-    if (!gain_order_reported_ && !m.gains.empty()) {
-      const Gains g = gains_of(m, ranked);
+    if (!std::isfinite(bound)) {
+      for (std::size_t i = 0; i < width; ++i) values[i] = std::numeric_limits<double>::quiet_NaN();
+    }
+    if (!gain_order_reported_) {
       if (!g.exact) {
         gain_order_reported_ = true;
         warnings_.add(Diagnostic{
@@ -729,8 +714,12 @@ Evaluation Evaluator::finish(const RunReader& reader) {
         }
         // With -c, trec_eval counts every judgment of grade > 0 in the qrels, whatever -l says.
         std::int64_t judged = 0;
+        const auto add_judged = [&](const QueryQrels& q) {
+          for (const auto& [grade, n] : q.grade_counts) judged += grade > 0 ? n : 0;
+        };
         for (const auto& [qid, qrels] : qrels_.queries()) {
-          for (const auto& [grade, n] : qrels.grade_counts) judged += grade > 0 ? n : 0;
+          add_judged(qrels);
+          for (const JudgmentGroup& group : qrels.groups) add_judged(group.judged);
         }
         summary = static_cast<double>(judged);
         break;

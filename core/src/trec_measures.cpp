@@ -389,30 +389,45 @@ class IdealWalk {
 // ---------------------------------------------------------------------------------------------
 // The measures
 
+// The measures read at cut-offs, counting documents of the top k.
+enum class AtCutoff {
+  precision,
+  recall,
+  relative_precision,
+  success,
+  unjudged,
+  average_precision,
+  judged
+};
+
 void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, double* out,
-                    int what) {
-  // what: 0 P, 1 recall, 2 relative_P, 3 success, 4 unj, 5 map_cut, 6 judged
+                    AtCutoff what) {
   const std::size_t n = m.cutoffs.size();
   std::size_t index = 0;
   std::int64_t so_far = 0;
   double sum = 0;
   const auto value_at = [&](std::int64_t k) {
     switch (what) {
-      case 0:
-      case 4:
-      case 6:
+      case AtCutoff::precision:
+      case AtCutoff::unjudged:
+      case AtCutoff::judged:
         return as_double(so_far) / as_double(k);
-      case 1:
+      case AtCutoff::recall:
         return as_double(so_far) / as_double(c.num_rel);
-      case 2:
+      case AtCutoff::relative_precision:
         return as_double(so_far) / as_double(std::min(k, c.num_rel));
-      case 3:
+      case AtCutoff::success:
         return so_far > 0 ? 1.0 : 0.0;
-      default:
-        return sum / as_double(c.num_rel);
+      case AtCutoff::average_precision:
+        break;
     }
+    return sum / as_double(c.num_rel);
   };
-  if ((what == 1 || what == 2 || what == 5) && c.num_rel == 0) return;  // all 0
+  // Divided by num_rel: all 0 when nothing is relevant, as trec_eval leaves them.
+  if ((what == AtCutoff::recall || what == AtCutoff::relative_precision ||
+       what == AtCutoff::average_precision) &&
+      c.num_rel == 0)
+    return;
   const std::int64_t num_ret = r.num_ret();
   for (std::int64_t i = 0; i < num_ret && index < n; ++i) {
     if (i == m.cutoffs[index]) {
@@ -421,9 +436,12 @@ void precision_like(const Measure& m, const Ranked& r, const MeasureContext& c, 
       if (index == n) break;
     }
     const std::int64_t rel = r.rel[static_cast<std::size_t>(i)];
-    if (what == 4 ? rel < 0 : what == 6 ? rel != kNotInPool : rel >= c.relevance_level) {
+    const bool counts = what == AtCutoff::unjudged ? rel < 0
+                        : what == AtCutoff::judged ? rel != kNotInPool
+                                                   : rel >= c.relevance_level;
+    if (counts) {
       ++so_far;
-      if (what == 5) sum += as_double(so_far) / as_double(i + 1);
+      if (what == AtCutoff::average_precision) sum += as_double(so_far) / as_double(i + 1);
     }
   }
   for (; index < n; ++index) out[index] = value_at(m.cutoffs[index]);
@@ -814,7 +832,7 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
       if (name == "map_avgjg")
         one[0] = average_precision(g, gc);
       else if (name == "P_avgjg")
-        precision_like(m, g, gc, one.data(), 0);
+        precision_like(m, g, gc, one.data(), AtCutoff::precision);
       else
         rprec_mult(m, g, gc, one.data());
       for (std::size_t i = 0; i < width; ++i) v[i] += one[i];
@@ -863,19 +881,19 @@ void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
     interpolated(r, c, m.values, [&](std::size_t, double x) { sum += x; });
     v[0] = sum / as_double(static_cast<std::int64_t>(m.values.size()));
   } else if (name == "P") {
-    precision_like(m, r, c, v, 0);
+    precision_like(m, r, c, v, AtCutoff::precision);
   } else if (name == "recall") {
-    precision_like(m, r, c, v, 1);
+    precision_like(m, r, c, v, AtCutoff::recall);
   } else if (name == "relative_P") {
-    precision_like(m, r, c, v, 2);
+    precision_like(m, r, c, v, AtCutoff::relative_precision);
   } else if (name == "success") {
-    precision_like(m, r, c, v, 3);
+    precision_like(m, r, c, v, AtCutoff::success);
   } else if (name == "unj") {
-    precision_like(m, r, c, v, 4);
+    precision_like(m, r, c, v, AtCutoff::unjudged);
   } else if (name == "map_cut") {
-    precision_like(m, r, c, v, 5);
+    precision_like(m, r, c, v, AtCutoff::average_precision);
   } else if (name == "judged") {
-    precision_like(m, r, c, v, 6);
+    precision_like(m, r, c, v, AtCutoff::judged);
   } else if (name == "err") {
     expected_reciprocal_rank(m, r, v);
   } else if (name == "ndcg_exp") {

@@ -26,8 +26,7 @@ struct Ranked {
   // Judged documents per grade >= 0 in the qrels, ascending grade, counts > 0: sparse, so a
   // grade of 10^18 costs one entry.
   std::vector<std::pair<std::int64_t, std::int64_t>> levels;
-  std::int64_t relevance_level = 1;  // the evaluation's (-l)
-  std::int64_t num_rel = 0;          // judged documents with grade >= relevance_level
+  std::int64_t num_rel = 0;          // judged documents with grade >= the evaluation's -l
   std::int64_t num_rel_ret = 0;      // ranked ones
 
   std::int64_t num_ret() const { return static_cast<std::int64_t>(rel.size()); }

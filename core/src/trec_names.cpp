@@ -152,6 +152,17 @@ void fill_defaults(Measure& m) {
   m.parameters.clear();
 }
 
+// Adds to `into` (sorted) the cut-offs of `more` it lacks; says whether there were any.
+template <class T>
+bool unite(std::vector<T>& into, const std::vector<T>& more) {
+  const std::size_t before = into.size();
+  for (const T& x : more) {
+    if (std::find(into.begin(), into.end(), x) == into.end()) into.push_back(x);
+  }
+  std::sort(into.begin(), into.end());
+  return into.size() != before;
+}
+
 // Adds `m` to the request. A plain name or a nickname adds nothing to a measure already
 // requested (same entry, relevance level, depth and name); explicit parameters replace the
 // defaults; two explicit requests unite their cut-offs, and otherwise the first stands, as in
@@ -171,19 +182,9 @@ void merge(EvalOptions& options, Measure m, bool explicit_parameters) {
     }
     const MeasureDef& d = m.definition();
     if (d.params == ParamKind::long_cutoffs || d.params == ParamKind::double_cutoffs) {
-      const auto before = existing.cutoffs.size() + existing.values.size();
-      for (std::int64_t k : m.cutoffs) {
-        if (std::find(existing.cutoffs.begin(), existing.cutoffs.end(), k) ==
-            existing.cutoffs.end())
-          existing.cutoffs.push_back(k);
-      }
-      for (double x : m.values) {
-        if (std::find(existing.values.begin(), existing.values.end(), x) == existing.values.end())
-          existing.values.push_back(x);
-      }
-      std::sort(existing.cutoffs.begin(), existing.cutoffs.end());
-      std::sort(existing.values.begin(), existing.values.end());
-      if (existing.cutoffs.size() + existing.values.size() != before && d.trec_eval) {
+      const bool new_cutoffs = unite(existing.cutoffs, m.cutoffs);
+      const bool new_values = unite(existing.values, m.values);
+      if ((new_cutoffs || new_values) && d.trec_eval) {
         options.notes.push_back(Diagnostic{
             Source::options, 0, 0,
             "measure " + std::string(d.name) +

@@ -154,13 +154,7 @@ void QrelsReader::finish() {
     count_grades(query);
     std::sort(query.groups.begin(), query.groups.end(),
               [](const JudgmentGroup& a, const JudgmentGroup& b) { return a.id < b.id; });
-    for (JudgmentGroup& group : query.groups) {
-      count_grades(group.judged);
-      // The query's own counts, over every group, serve -c's num_rel.
-      for (const auto& [grade, n] : group.judged.grade_counts) {
-        query.grade_counts.emplace_back(grade, n);
-      }
-    }
+    for (JudgmentGroup& group : query.groups) count_grades(group.judged);
   }
 }
 

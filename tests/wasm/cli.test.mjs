@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 import { createCalculator } from '../../wasm/index.mjs';
 
@@ -47,6 +48,20 @@ test('--explain QID:COLUMN prints that measure\'s working, whose sum is its valu
   assert.ok(r.stdout.includes('AP = (1/2 + 2/3 + 3/5) / num_rel = 1.7667 / 4 = 0.4417'), r.stdout);
   const bad = ndcgCalc(['-m', 'map', '--explain', '101:P_5', 'basic.qrels', 'basic.run']);
   assert.match(bad.stderr, /warning: the working of 'P_5' for query '101' cannot be shown/);
+});
+
+test('gzipped qrels and runs are read as they are, from a path or from stdin', () => {
+  const c = manifest.cases[0];
+  const expected = readFileSync(join(TREC, c.expected), 'utf8');
+  const gz = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
+  const run = join(gz, 'run.gz');
+  writeFileSync(run, gzipSync(readFileSync(join(TREC, c.run))));
+  const fromPath = ndcgCalc([...c.args, c.qrels, run]);
+  assert.equal(fromPath.status, 0, fromPath.stderr);
+  assert.equal(fromPath.stdout, expected);
+  const fromStdin = ndcgCalc([...c.args, '-', c.run], gzipSync(readFileSync(join(TREC, c.qrels))));
+  assert.equal(fromStdin.status, 0, fromStdin.stderr);
+  assert.equal(fromStdin.stdout, expected);
 });
 
 test('ndcg-calc reads the run from stdin', () => {

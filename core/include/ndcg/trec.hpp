@@ -382,7 +382,9 @@ class Evaluator {
   const QrelsReader& qrels_;
   EvalOptions options_;
   std::vector<Column> columns_;
-  std::vector<bool> gain_columns_;  // the column's measure has a gain map
+  std::vector<bool> gain_columns_;   // the column's measure has a gain map
+  std::vector<std::size_t> widths_;  // the number of columns of each measure, in their order
+  bool any_text_ = false;            // a column holds text (relstring)
   std::map<std::string, QueryValues> results_;
   std::optional<Explanation> explanation_;
   std::optional<Working> working_;
