@@ -34,7 +34,7 @@ function request(extra = {}) {
     type: 'evaluate',
     qrels: inputOf('qrels'),
     run: inputOf('run'),
-    measures: $('trec-measures').value.split(/\s+/).filter(Boolean),
+    measures: typedMeasures(),
     // As typed: the core checks it (a negative or fractional level is a located error); 0 is 0.
     options: {
       relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked,
@@ -68,7 +68,7 @@ let restoredPreset = '';
 
 // How the picker groups the catalogue (a measure the core adds later lands in "Other").
 const MEASURE_GROUPS = [
-  ['Graded: nDCG and its kin', ['ndcg', 'ndcg_cut', 'dcg', 'ideal_dcg', 'ndcg_rel', 'Rndcg', 'G', 'rbp', 'rbp_resid']],
+  ['Graded: nDCG and its kin', ['ndcg', 'ndcg_cut', 'ndcg_exp', 'dcg', 'ideal_dcg', 'ndcg_rel', 'Rndcg', 'G', 'err', 'rbp', 'rbp_resid']],
   ['Average precision and rank', ['map', 'gm_map', 'map_cut', 'recip_rank', 'bpref', 'gm_bpref', 'infAP', 'yaap', 'binG']],
   ['Precision and recall at cut-offs', ['P', 'recall', 'relative_P', 'success', 'Rprec', 'Rprec_mult', 'iprec_at_recall', '11pt_avg']],
   ['Sets (the whole retrieved list)', ['set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'utility']],
