@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createCalculator } from './index.mjs';
 
 const USAGE = `usage: ndcg-calc [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE]... [-Z FILE]
-                 [-D N[.QID]] [-R qrels] [-T trec_results] [--preset NAME] [-o NAME=VALUE]...
+                 [-D N[.QID]] [-R FORMAT] [-T trec_results] [--preset NAME] [-o NAME=VALUE]...
                  [--format trec|json|tsv] [--explain QID] QRELS RUN
 
 Evaluates RUN ("query Q0 docno rank score tag" lines) against QRELS ("query iteration docno
@@ -30,12 +30,16 @@ they are.
   -J, --Judged_docs_only          drop unjudged documents from every ranking first
   -m, --measure MEASURE           a measure as trec_eval names it (map, P.5,10, ndcg_cut.10,
                                   ndcg.1=0.5,2=3, ...), a set of them (official, the default;
-                                  all_trec; set), or an ir_measures name (nDCG@10, AP(rel=2),
-                                  P@10, RR@10, SetF, RBP(p=0.8), ...); repeat it for more.
+                                  all_trec; set; qrels_jg; prefs; all_prefs), or an ir_measures
+                                  name (nDCG@10, AP(rel=2), P@10, RR@10, SetF, RBP(p=0.8), ...);
+                                  repeat it for more.
                                   -h -m NAME describes a measure; -h -m all_trec all of them
   -Z, --Zscore FILE               print z-scores against "query measure mean stddev" lines
   -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working
-  -R, --Rel_info_format FORMAT    qrels, or qrels_jg (the second field names a judgment group)
+  -R, --Rel_info_format FORMAT    qrels; qrels_jg (the second field names a judgment group);
+                                  prefs ("query group subgroup docno level" preferences); or
+                                  qrels_prefs (a qrels file read as preferences). Without -m,
+                                  the measures are the format's set (official, qrels_jg, prefs)
   -T, --Results_format FORMAT     trec_results (the only one trec_eval has)
   -v, --version                   the version
   -h, --help                      this text (with -m, the measures' definitions)
@@ -152,11 +156,8 @@ function parseArguments(argv) {
     }
   }
   if (v.Rel_info_format !== undefined) {
-    if (['prefs', 'qrels_prefs'].includes(v.Rel_info_format)) {
-      throw new UsageError(`-R ${v.Rel_info_format}: preference files are not read yet; -R qrels and -R qrels_jg are`);
-    }
-    if (!['qrels', 'qrels_jg'].includes(v.Rel_info_format)) {
-      throw new UsageError(`-R takes a relevance file format (qrels, qrels_jg), not '${v.Rel_info_format}'`);
+    if (!['qrels', 'qrels_jg', 'prefs', 'qrels_prefs'].includes(v.Rel_info_format)) {
+      throw new UsageError(`-R takes a relevance file format (qrels, qrels_jg, prefs, qrels_prefs), not '${v.Rel_info_format}'`);
     }
     args.options.relInfoFormat = v.Rel_info_format;
   }

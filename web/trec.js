@@ -38,7 +38,7 @@ function request(extra = {}) {
     // As typed: the core checks it (a negative or fractional level is a located error); 0 is 0.
     options: {
       relevanceLevel: $('trec-level').value.trim() || '1', averageComplete: $('trec-complete').checked,
-      judgedOnly: $('trec-judged').checked,
+      judgedOnly: $('trec-judged').checked, relInfoFormat: $('trec-format').value,
       ...($('trec-max').value.trim() ? { maxPerQuery: $('trec-max').value.trim() } : {}),
       ...($('trec-preset').value ? { preset: $('trec-preset').value } : {}),
     },
@@ -53,7 +53,8 @@ function save() {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({
       qrels: $('qrels-text').value, run: $('run-text').value, measures: $('trec-measures').value,
       level: $('trec-level').value, complete: $('trec-complete').checked, preset: $('trec-preset').value,
-      judged: $('trec-judged').checked, max: $('trec-max').value,
+      judged: $('trec-judged').checked, max: $('trec-max').value, format: $('trec-format').value,
+      measuresByFormat,
     }));
     if (storageFailed) setStatus('');
     storageFailed = false;
@@ -73,7 +74,39 @@ const MEASURE_GROUPS = [
   ['Precision and recall at cut-offs', ['P', 'recall', 'relative_P', 'success', 'Rprec', 'Rprec_mult', 'iprec_at_recall', '11pt_avg']],
   ['Sets (the whole retrieved list)', ['set_P', 'set_recall', 'set_relative_P', 'set_map', 'set_F', 'utility']],
   ['Counts and judged documents', ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'num_nonrel_judged_ret', 'unj', 'judged', 'relstring']],
+  ['Judgment groups (qrels_jg)', ['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']],
+  ['Preferences (prefs, qrels_prefs)', ['prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair', 'prefs_avgjg', 'prefs_avgjg_Rnonrel',
+    'prefs_simp_ret', 'prefs_pair_ret', 'prefs_avgjg_ret', 'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp', 'prefs_avgjg_imp']],
 ];
+
+// What each relevance format's lines are, and the set of measures it starts with.
+const FORMATS = {
+  qrels: { fields: 'query iteration docno grade', help: '.', placeholder: '301 0 doc-17 2', set: 'official' },
+  qrels_jg: { fields: 'query group docno grade', help: ': the second field names a judgment group, such as an assessor; the measures average over the groups.', placeholder: '301 alice doc-17 2', set: 'qrels_jg' },
+  prefs: { fields: 'query group subgroup docno level', help: ': within a subgroup a higher level is preferred, and 0 means not relevant.', placeholder: '301 alice s1 doc-17 2', set: 'prefs' },
+  qrels_prefs: { fields: 'query group docno grade', help: ', read as preferences: within a group a higher grade is preferred.', placeholder: '301 0 doc-17 2', set: 'prefs' },
+};
+
+// The measures typed for each format, so that switching formats and back loses nothing.
+const measuresByFormat = {};
+let shownFormat = 'qrels';
+
+function describeFormat() {
+  const format = FORMATS[$('trec-format').value];
+  $('qrels-help').replaceChildren('Lines ', el('code', {}, format.fields), `${format.help} Drop a file on the box (gzipped is fine).`);
+  $('qrels-text').placeholder = format.placeholder;
+}
+
+/** Keeps the measures typed under the format left, and offers the ones of the format chosen. */
+function switchFormat() {
+  const format = $('trec-format').value;
+  measuresByFormat[shownFormat] = $('trec-measures').value;
+  shownFormat = format;
+  setTypedMeasures((measuresByFormat[format] ?? FORMATS[format].set).split(/\s+/).filter(Boolean));
+  syncPicker();
+  describeFormat();
+  save();
+}
 
 /** The name a catalogue entry is typed as: trec_eval's, or ir_measures' for the others. */
 function typedName(m) {
@@ -159,6 +192,8 @@ function restore() {
     $('trec-complete').checked = saved.complete === true;
     $('trec-judged').checked = saved.judged === true;
     $('trec-max').value = saved.max ?? '';
+    if (FORMATS[saved.format]) $('trec-format').value = saved.format;
+    Object.assign(measuresByFormat, saved.measuresByFormat ?? {});
     restoredPreset = saved.preset ?? '';
   } catch {
     // Unreadable saved state: start empty.
@@ -275,6 +310,11 @@ function numericColumns(result) {
   return queryColumns(result).filter((c) => !c.text);
 }
 
+/** Whether the last evaluation's queries can be shown step by step: those of graded qrels. */
+function stepwise() {
+  return (last?.message.options.relInfoFormat ?? 'qrels') === 'qrels';
+}
+
 function valueText(column, value) {
   return column.wholeNumber ? String(value) : formatNumber(value, 4);
 }
@@ -326,8 +366,9 @@ function renderQueries(result) {
   // listener on the body serves every query button.
   const body = el('tbody');
   const columns = queryColumns(result);
+  const steps = stepwise();
   for (const q of rows.slice(0, queryRowLimit)) {
-    const open = el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query);
+    const open = steps ? el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query) : q.query;
     body.append(el('tr', {}, el('th', { scope: 'row' }, open),
       ...columns.map((c) => (c.text ? el('td', { className: 'relstring' }, el('code', {}, queryCell(c, q)))
         : el('td', { className: 'num' }, valueText(c, q.values[c.name]))))));
@@ -337,7 +378,8 @@ function renderQueries(result) {
     if (query !== undefined) explainQuery(query);
   });
   table.replaceChildren(
-    el('caption', {}, 'Per query (click a column to sort, a query to see it step by step)'),
+    el('caption', {}, steps ? 'Per query (click a column to sort, a query to see it step by step)'
+      : 'Per query (click a column to sort; the step-by-step tables read graded qrels)'),
     el('thead', {}, el('tr', {}, header('Query', 'query'), ...columns.map((c) => header(c.name, c.name)))),
     body);
   let more = $('trec-more-queries');
@@ -391,6 +433,7 @@ function explainedColumn(result) {
 
 function fillExplainMeasures(result) {
   const select = $('trec-explain-measure');
+  select.closest('.control').hidden = !stepwise();
   const names = numericColumns(result).map((c) => c.name);
   const keep = select.value;
   select.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
@@ -515,6 +558,9 @@ export function setUpTrecMode() {
     rest.addEventListener('click', () => worker?.postMessage({ type: 'run' }));
     $('trec-cancel').after(step, rest);
   }
+  shownFormat = $('trec-format').value;
+  describeFormat();
+  $('trec-format').addEventListener('change', switchFormat);
   setUpFile('qrels');
   setUpFile('run');
   // Saved as typed, not only on change: a reload right after typing keeps what was typed.

@@ -15,6 +15,7 @@
 
 #include "ndcg/options.hpp"
 #include "trec_measures.hpp"
+#include "trec_prefs.hpp"
 
 namespace ndcg::trec {
 
@@ -82,14 +83,20 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     return std::nullopt;
   }
   if (name == "relInfoFormat") {
-    if (value != "qrels" && value != "qrels_jg") {
-      return error(
-          "the relevance file formats read are qrels and qrels_jg (judgment groups), "
-          "not " +
-          quote(value));
+    static const std::pair<std::string_view, RelFormat> formats[] = {
+        {"qrels", RelFormat::qrels},
+        {"qrels_jg", RelFormat::qrels_jg},
+        {"prefs", RelFormat::prefs},
+        {"qrels_prefs", RelFormat::qrels_prefs}};
+    for (const auto& [text, format] : formats) {
+      if (value != text) continue;
+      options.rel_format = format;
+      return std::nullopt;
     }
-    options.judgment_groups = value == "qrels_jg";
-    return std::nullopt;
+    return error(
+        "the relevance file formats read are qrels, qrels_jg (judgment groups), prefs "
+        "(preferences) and qrels_prefs (a qrels file read as preferences), not " +
+        quote(value));
   }
   if (name == "onlyQuery") {
     options.only_query.assign(value);
@@ -275,7 +282,20 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
 
 Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
     : qrels_(qrels), options_(std::move(options)) {
-  if (options_.measures.empty()) add_measure(options_, "official");
+  if (options_.measures.empty()) {
+    switch (options_.rel_format) {
+      case RelFormat::qrels:
+        add_measure(options_, "official");
+        break;
+      case RelFormat::qrels_jg:
+        add_measure(options_, "qrels_jg");
+        break;
+      case RelFormat::prefs:
+      case RelFormat::qrels_prefs:
+        add_measure(options_, "prefs");
+        break;
+    }
+  }
   // trec_eval prints measures in the order of its own table, whatever the command line says.
   std::stable_sort(options_.measures.begin(), options_.measures.end(),
                    [](const Measure& a, const Measure& b) { return a.def < b.def; });
@@ -300,14 +320,22 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
   for (const Diagnostic& note : options_.notes) warnings_.add(note);
   for (const Measure& m : options_.measures) {
     const MeasureDef& d = m.definition();
-    if (options_.judgment_groups ? !works_with_judgment_groups(d) : needs_judgment_groups(d)) {
-      errors_.add(Source::options, 0, 0,
-                  "measure " + std::string(d.name) +
-                      (options_.judgment_groups
-                           ? " reads plain qrels; with judgment groups (-R qrels_jg) the "
-                             "measures are map_avgjg, P_avgjg, Rprec_mult_avgjg (the set qrels_jg)"
-                           : " averages over judgment groups: give the qrels as -R qrels_jg"));
+    if (reads_format(d, options_.rel_format)) continue;
+    std::string why;
+    if (is_preference_measure(d)) {
+      why = " reads preferences: give them as -R prefs, or a qrels file as -R qrels_prefs";
+    } else if (needs_judgment_groups(d)) {
+      why = " averages over judgment groups: give the qrels as -R qrels_jg";
+    } else if (options_.rel_format == RelFormat::qrels_jg) {
+      why =
+          " reads plain qrels; with judgment groups (-R qrels_jg) the measures are "
+          "map_avgjg, P_avgjg, Rprec_mult_avgjg (the set qrels_jg)";
+    } else {
+      why =
+          " reads graded judgments (qrels); with preferences (-R prefs, -R qrels_prefs) the "
+          "measures are the prefs_* ones (the sets prefs and all_prefs)";
     }
+    errors_.add(Source::options, 0, 0, "measure " + std::string(d.name) + why);
   }
   // trec_eval 10.0 keeps one gain map for dcg, ideal_dcg and ndcg: the last of them given
   // parameters (in its order) sets the gains of all three, and names them.
@@ -378,15 +406,17 @@ void Evaluator::add(QueryRun&& run) {
 
 QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   const std::size_t all = run.docs.size();
-  // Rank by score descending, then docno descending (trec_eval's tie-break), then keep the
-  // first -M documents.
+  // Rank by score descending, then docno descending (trec_eval's tie-break; ascending when it
+  // reads preferences, as its form_prefs_counts.c sorts), then keep the first -M documents.
+  const bool preferences =
+      options_.rel_format == RelFormat::prefs || options_.rel_format == RelFormat::qrels_prefs;
   std::vector<std::uint32_t> order(all);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto& da = run.docs[a];
     const auto& db = run.docs[b];
     if (da.score != db.score) return da.score > db.score;
-    return run.docno(da) > run.docno(db);
+    return preferences ? run.docno(da) < run.docno(db) : run.docno(da) > run.docno(db);
   });
   const std::size_t n = depth_of(options_.max_per_query, all);
   order.resize(n);
@@ -410,6 +440,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
       }
     }
   }
+  if (preferences) return evaluate_preferences(run, order, qrels);
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
     explain_one(run, order, qrels);
   }
@@ -444,12 +475,13 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     r.num_rel_ret = c.num_rel_ret;
     return r;
   };
-  const bool show_working = !options_.explain_measure.empty() &&
-                            run.qid == options_.explain_query && !options_.judgment_groups;
+  const bool judgment_groups = options_.rel_format == RelFormat::qrels_jg;
+  const bool show_working =
+      !options_.explain_measure.empty() && run.qid == options_.explain_query && !judgment_groups;
   std::vector<std::string_view> ranked_docnos;
   std::vector<Ranked> groups;
   Ranked ranked;
-  if (options_.judgment_groups) {
+  if (judgment_groups) {
     for (const JudgmentGroup& group : qrels.groups) {
       groups.push_back(rank_against(group.judged, nullptr));
     }
@@ -462,10 +494,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   const MeasureContext base{options_.relevance_level, ranked.num_rel, ranked.num_rel_ret,
                             options_.docs_in_collection};
 
-  QueryValues out;
-  out.qid = run.qid;
-  out.values.assign(columns_.size(), 0.0);
-  if (any_text_) out.texts.resize(columns_.size());
+  QueryValues out = zeroed(run.qid);
   std::size_t column = 0;
   for (std::size_t measure = 0; measure < options_.measures.size(); ++measure) {
     const Measure& m = options_.measures[measure];
@@ -542,6 +571,41 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
             "gain-order"});
       }
     }
+  }
+  return out;
+}
+
+QueryValues Evaluator::zeroed(const std::string& qid) const {
+  QueryValues out;
+  out.qid = qid;
+  out.values.assign(columns_.size(), 0.0);
+  if (any_text_) out.texts.resize(columns_.size());
+  return out;
+}
+
+// The preference measures of one query, ranked (`order`, cut at -M) with trec_eval's tie rule
+// for preferences: its preferences are counted once, and every measure reads the counts.
+QueryValues Evaluator::evaluate_preferences(const QueryRun& run,
+                                            const std::vector<std::uint32_t>& order,
+                                            const QueryQrels& qrels) {
+  std::vector<std::string_view> ranked;
+  ranked.reserve(order.size());
+  for (const std::uint32_t i : order) ranked.push_back(run.docno(run.docs[i]));
+  Diagnostic error;
+  const std::optional<PreferenceCounts> counts =
+      count_preferences(ranked, qrels.preferences, run.qid, kResultsMemoryLimit, &error);
+  if (!counts) {
+    errors_.add(std::move(error));
+    return {};
+  }
+  QueryValues out = zeroed(run.qid);
+  std::size_t column = 0;
+  for (std::size_t measure = 0; measure < options_.measures.size(); ++measure) {
+    const Measure& m = options_.measures[measure];
+    if (is_preference_measure(m.definition())) {
+      compute_preference_measure(m, *counts, &out.values[column]);
+    }
+    column += widths_[measure];
   }
   return out;
 }
@@ -742,18 +806,22 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     } else {
       warnings_.add(Source::options, 0, 0,
                     "the working of " + quote(options_.explain_measure) + " for query " +
-                        quote(options_.explain_query) +
-                        " cannot be shown: the query is not in both files, or no column has that "
-                        "name");
+                        quote(options_.explain_query) + " cannot be shown: " +
+                        (options_.rel_format != RelFormat::qrels
+                             ? "the working is shown for measures of plain qrels (-R qrels)"
+                             : "the query is not in both files, or no column has that name"));
     }
   }
   if (!options_.explain_query.empty()) {
     if (explanation_) {
       out.explanation = std::move(explanation_);
     } else {
+      const bool preferences =
+          options_.rel_format == RelFormat::prefs || options_.rel_format == RelFormat::qrels_prefs;
       warnings_.add(Source::run, 0, 0,
-                    "query " + quote(options_.explain_query) +
-                        " cannot be explained: it is not in both files");
+                    "query " + quote(options_.explain_query) + " cannot be explained: " +
+                        (preferences ? "the step table reads graded judgments, not preferences"
+                                     : "it is not in both files"));
     }
   }
   out.warnings = warnings_.finish();
@@ -762,7 +830,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
 }
 
 Session::Session(EvalOptions options) : options_(std::move(options)) {
-  qrels_.set_judgment_groups(options_.judgment_groups);
+  qrels_.set_format(options_.rel_format);
 }
 
 Session::~Session() = default;

@@ -117,6 +117,38 @@ const std::vector<MeasureDef>& measure_catalogue() {
        "F measure of set precision and recall, (β + 1)·P·R / (β·P + R) with β as given"},
       {"num_nonrel_judged_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
        "judged non-relevant documents retrieved"},
+      // Preferences (-R prefs, -R qrels_prefs): a preference A > B is fulfilled when A is
+      // ranked above B, or retrieved and B not.
+      {"prefs_num_prefs_poss", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
+       "preferences possible, whether their documents are retrieved or not (summed over "
+       "queries)"},
+      {"prefs_num_prefs_ful", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
+       "preferences fulfilled (summed over queries)"},
+      {"prefs_num_prefs_ful_ret", ParamKind::none, "", ValueKind::whole, Summary::sum, true, "",
+       "preferences fulfilled with both documents retrieved (summed over queries)"},
+      {"prefs_simp", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "preferences fulfilled over preferences possible (one with neither document retrieved "
+       "fails)"},
+      {"prefs_pair", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "the mean over document pairs of the share of their preferences fulfilled"},
+      {"prefs_avgjg", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_simp within each judgment group, averaged over the groups"},
+      {"prefs_avgjg_Rnonrel", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_avgjg with as many non-relevant documents (level 0) per group as relevant ones"},
+      {"prefs_simp_ret", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_simp over the preferences whose two documents are retrieved"},
+      {"prefs_pair_ret", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_pair over the pairs whose two documents are retrieved"},
+      {"prefs_avgjg_ret", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_avgjg over the preferences whose two documents are retrieved"},
+      {"prefs_avgjg_Rnonrel_ret", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_avgjg_Rnonrel over the retrieved documents"},
+      {"prefs_simp_imp", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_simp over the preferences with at least one document retrieved"},
+      {"prefs_pair_imp", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_pair over the pairs with at least one document retrieved"},
+      {"prefs_avgjg_imp", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
+       "prefs_avgjg over the preferences with at least one document retrieved"},
       {"map_avgjg", ParamKind::none, "", ValueKind::real, Summary::mean, true, "",
        "map averaged over the query's judgment groups (-R qrels_jg: one group per assessor)"},
       {"P_avgjg", ParamKind::long_cutoffs, kLongCutoffs, ValueKind::real, Summary::mean, true, "",
@@ -157,6 +189,14 @@ const std::vector<Nickname>& measure_nicknames() {
        {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
         "set_relative_P", "set_map", "set_F"}},
       {"qrels_jg", {"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}},
+      {"prefs",
+       {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+        "prefs_simp", "prefs_pair", "prefs_avgjg"}},
+      {"all_prefs",
+       {"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+        "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret",
+        "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+        "prefs_pair_imp", "prefs_avgjg_imp"}},
       {"all_trec",
        {"runid",
         "num_q",
@@ -812,8 +852,12 @@ bool needs_judgment_groups(const MeasureDef& d) {
   return d.name == "map_avgjg" || d.name == "P_avgjg" || d.name == "Rprec_mult_avgjg";
 }
 
-bool works_with_judgment_groups(const MeasureDef& d) {
-  return needs_judgment_groups(d) || d.name == "runid" || d.name == "num_q";
+bool reads_format(const MeasureDef& d, RelFormat format) {
+  if (d.name == "runid" || d.name == "num_q") return true;
+  if (d.name.substr(0, 6) == "prefs_") {
+    return format == RelFormat::prefs || format == RelFormat::qrels_prefs;
+  }
+  return needs_judgment_groups(d) ? format == RelFormat::qrels_jg : format == RelFormat::qrels;
 }
 
 void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c, MeasureOutput out,

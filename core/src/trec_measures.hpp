@@ -56,9 +56,10 @@ struct MeasureContext {
 void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
                      MeasureOutput out, const std::vector<Ranked>* groups = nullptr);
 
-// Whether a measure reads judgment groups (-R qrels_jg), or works in either format.
+// Whether a measure reads judgment groups (-R qrels_jg), and whether it can be computed from a
+// relevance file of the given format (runid and num_q from any).
 bool needs_judgment_groups(const MeasureDef& d);
-bool works_with_judgment_groups(const MeasureDef& d);
+bool reads_format(const MeasureDef& d, RelFormat format);
 
 // The working of column `index` of measure `m` for one query: `docnos` are the ranked
 // documents as `r` ranks them; `value` is the value computed for it.

@@ -151,6 +151,7 @@ void QrelsReader::finish() {
     }
   };
   for (auto& [qid, query] : queries_) {
+    if (!query.preferences.empty()) check_preferences(qid, query.preferences);
     count_grades(query);
     std::sort(query.groups.begin(), query.groups.end(),
               [](const JudgmentGroup& a, const JudgmentGroup& b) { return a.id < b.id; });
@@ -172,7 +173,23 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
     stopped_ = true;
     return;
   }
+  if (format_ == RelFormat::prefs || format_ == RelFormat::qrels_prefs) {
+    preference_line(text, number);
+    return;
+  }
   Field f[4];
+  if (judgments_ == 0 && errors_.empty()) {
+    Field five[5];
+    bool more = false;
+    if (split_blank(text, five, 5, &more) == 5 && !more && parse_decimal(five[4].text)) {
+      errors_.add(Source::qrels, number, 0,
+                  "expected 4 fields 'query iteration docno grade', found 5 ending in a number: "
+                  "is this a preferences file ('query group subgroup docno level')? Read it "
+                  "with -R prefs");
+      stopped_ = true;
+      return;
+    }
+  }
   if (!split_exactly(text, number, Source::qrels, "4 fields 'query iteration docno grade'", f,
                      errors_)) {
     return;
@@ -191,7 +208,8 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
   auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
   QueryQrels* into = &query_it->second;
-  if (judgment_groups_) {
+  const bool judgment_groups = format_ == RelFormat::qrels_jg;
+  if (judgment_groups) {
     auto& groups = query_it->second.groups;
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const JudgmentGroup& g) { return g.id == f[1].text; });
@@ -207,7 +225,7 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (!inserted) {
     errors_.add(Source::qrels, number, column_of(text, f[2].offset),
                 "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
-                    (judgment_groups_ ? " in judgment group " + quote(f[1].text) : "") +
+                    (judgment_groups ? " in judgment group " + quote(f[1].text) : "") +
                     " (first on line " + std::to_string(it->second.line) +
                     "); trec_eval rejects this, keep one line");
     return;
@@ -215,6 +233,10 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   ++judgments_;
   kept_ +=
       f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  check_memory(number);
+}
+
+void QrelsReader::check_memory(std::uint32_t number) {
   if (kept_ > memory_limit_) {
     errors_.add(Source::qrels, number, 0,
                 "the qrels need more than " + megabytes(memory_limit_) +
@@ -222,6 +244,108 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
                     " judgments); the evaluator holds at most that much of them. Split the "
                     "qrels by query and evaluate the parts");
     stopped_ = true;
+  }
+}
+
+// Preferences: "qid group subgroup docno level" (prefs), or "qid group docno level" (a qrels
+// file read as preferences, one subgroup per group), as trec_eval's get_prefs.c and
+// get_qrels_prefs.c read them, except that a level must be a number >= 0: atof would read
+// "abc" as 0, and a negative level makes trec_eval read outside its arrays for
+// prefs_avgjg_Rnonrel.
+void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
+  const bool prefs = format_ == RelFormat::prefs;
+  Field f[5];
+  bool split = false;
+  if (prefs) {
+    split = split_exactly(text, number, Source::qrels,
+                          "5 fields 'query group subgroup docno level' (-R prefs)", f, errors_);
+  } else {
+    Field g[4];
+    split = split_exactly(text, number, Source::qrels,
+                          "4 fields 'query group docno level' (-R qrels_prefs)", g, errors_);
+    f[0] = g[0];
+    f[1] = g[1];
+    f[2] = Field{"0", g[1].offset};  // the one subgroup
+    f[3] = g[2];
+    f[4] = g[3];
+  }
+  if (!split) return;
+  bool out_of_range = false;
+  const auto level = parse_decimal(f[4].text, &out_of_range);
+  if (!level || *level < 0) {
+    errors_.add(Source::qrels, number, column_of(text, f[4].offset),
+                "preference level " + quote(f[4].text) +
+                    " is not a number 0 or more; levels rank the documents of a subgroup, "
+                    "highest preferred, and 0 means not relevant");
+    return;
+  }
+  if (report_long_docno(f[3], text, number, Source::qrels, errors_)) return;
+  auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
+  query_it->second.preferences.push_back(Preference{std::string(f[1].text), std::string(f[2].text),
+                                                    std::string(f[3].text), *level, number});
+  ++judgments_;
+  kept_ += f[1].text.size() + f[2].text.size() + f[3].text.size() + kJudgmentOverhead +
+           (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  check_memory(number);
+}
+
+// Sorts one query's preferences by group, subgroup and docno, and refuses what trec_eval
+// refuses or cannot read consistently: a document twice in one subgroup (at two levels
+// trec_eval stops, at one it counts its preferences twice), and, in a group of several
+// subgroups, a document relevant (level > 0) in one and not (0) in another.
+void QrelsReader::check_preferences(const std::string& qid, std::vector<Preference>& prefs) {
+  std::sort(prefs.begin(), prefs.end(), [](const Preference& a, const Preference& b) {
+    if (a.group != b.group) return a.group < b.group;
+    if (a.subgroup != b.subgroup) return a.subgroup < b.subgroup;
+    if (a.docno != b.docno) return a.docno < b.docno;
+    return a.line < b.line;
+  });
+  const bool prefs_file = format_ == RelFormat::prefs;
+  const auto where = [&](const Preference& p, bool subgroup) {
+    return " for query " + quote(qid) + " in judgment group " + quote(p.group) +
+           (subgroup && prefs_file ? ", subgroup " + quote(p.subgroup) : std::string());
+  };
+  for (std::size_t i = 1; i < prefs.size(); ++i) {
+    const Preference& a = prefs[i - 1];
+    const Preference& b = prefs[i];
+    if (a.group == b.group && a.subgroup == b.subgroup && a.docno == b.docno) {
+      const Preference& later = a.line < b.line ? b : a;
+      errors_.add(Source::qrels, later.line, 0,
+                  "document " + quote(b.docno) + " is judged again" + where(b, true) +
+                      " (first on line " + std::to_string(std::min(a.line, b.line)) +
+                      "); a document has one level in a subgroup: keep one line" +
+                      (prefs_file ? ", or put the other in a subgroup of its own" : ""));
+    }
+  }
+  // Relevant in one subgroup, not relevant in another of the same group.
+  std::size_t start = 0;
+  while (start < prefs.size()) {
+    std::size_t end = start;
+    bool several = false;
+    while (end < prefs.size() && prefs[end].group == prefs[start].group) {
+      several = several || prefs[end].subgroup != prefs[start].subgroup;
+      ++end;
+    }
+    if (several) {
+      std::vector<const Preference*> by_doc;
+      for (std::size_t i = start; i < end; ++i) by_doc.push_back(&prefs[i]);
+      std::stable_sort(by_doc.begin(), by_doc.end(), [](const Preference* a, const Preference* b) {
+        return a->docno < b->docno;
+      });
+      for (std::size_t i = 1; i < by_doc.size(); ++i) {
+        const Preference& a = *by_doc[i - 1];
+        const Preference& b = *by_doc[i];
+        if (a.docno != b.docno || (a.level > 0) == (b.level > 0)) continue;
+        const Preference& later = a.line < b.line ? b : a;
+        errors_.add(Source::qrels, later.line, 0,
+                    "document " + quote(b.docno) +
+                        " is relevant (level > 0) in one subgroup and "
+                        "not relevant (0) in another" +
+                        where(b, false) + " (lines " + std::to_string(std::min(a.line, b.line)) +
+                        " and " + std::to_string(later.line) + "); trec_eval rejects this");
+      }
+    }
+    start = end;
   }
 }
 

@@ -26,7 +26,7 @@ struct Request {
   std::vector<Diagnostic> errors;
 };
 
-// The command line's flags (-q, -c, -l N, -m MEASURE), as the CLI reads them.
+// The command line's flags (-q, -c, -l N, -M N, -R FORMAT, -m MEASURE), as the CLI reads them.
 Request parse_args(const nlohmann::json& args) {
   Request r;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -37,6 +37,10 @@ Request parse_args(const nlohmann::json& args) {
       r.options.average_complete = true;
     else if (a == "-l") {
       if (auto e = set_eval_option(r.options, "relevanceLevel", args[++i].get<std::string>())) {
+        r.errors.push_back(*e);
+      }
+    } else if (a == "-M") {
+      if (auto e = set_eval_option(r.options, "maxPerQuery", args[++i].get<std::string>())) {
         r.errors.push_back(*e);
       }
     } else if (a == "-R") {
@@ -442,4 +446,40 @@ TEST_CASE("a measure's working adds up to its value") {
     const Working p = working_of("P.5", "P_5", query);
     CHECK(p.value == doctest::Approx((p.rows.empty() ? 0.0 : p.rows.back().values[0]) / 5.0));
   }
+}
+
+TEST_CASE("preference measures agree with a count by hand") {
+  // get_prefs.c's transitive example: 1 > 2 > 3 in one subgroup, 2 > 4 in another, so 1 > 4 by
+  // transitivity: 5 preferences. The run retrieves 4, 3, 1 in that order and not 2.
+  //   1 > 2: only 1 retrieved, fulfilled (implied)   1 > 3: 3 above 1, not fulfilled
+  //   2 > 3: only 3 retrieved, not fulfilled (implied)  2 > 4: likewise
+  //   1 > 4: 4 above 1, not fulfilled
+  // All four documents are relevant (R = 4, N = 0), 3 of them retrieved, so prefs_avgjg_Rnonrel
+  // adds R - N = 4 fulfilled non-relevant preferences below each relevant retrieved document and
+  // 4 possible ones below each relevant one: (1 + 3·4) / (5 + 4·4); its _ret flavour, with R = 3
+  // retrieved: (0 + 3·3) / (2 + 4·3).
+  EvalOptions o;
+  REQUIRE_FALSE(set_eval_option(o, "relInfoFormat", "prefs"));
+  REQUIRE_FALSE(add_measure(o, "all_prefs"));
+  const Evaluation e = evaluate("4 u s 1 3\n4 u s 2 2\n4 u s 3 1\n4 u t 2 5\n4 u t 4 4\n",
+                                "4 Q0 4 1 4 r\n4 Q0 3 2 3 r\n4 Q0 1 3 2 r\n", o);
+  REQUIRE(e.ok);
+  REQUIRE(e.per_query.size() == 1);
+  const auto at = [&](std::string_view column) {
+    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      if (e.columns[c].name == column) return e.per_query[0].values[c];
+    }
+    FAIL("no column " << column);
+    return 0.0;
+  };
+  CHECK(at("prefs_num_prefs_poss") == 5);
+  CHECK(at("prefs_num_prefs_ful") == 1);
+  CHECK(at("prefs_num_prefs_ful_ret") == 0);
+  CHECK(at("prefs_simp") == doctest::Approx(1.0 / 5));
+  CHECK(at("prefs_simp_ret") == 0);  // 0 of the 2 preferences among retrieved documents
+  CHECK(at("prefs_simp_imp") == doctest::Approx(1.0 / 5));  // no preference without either
+  CHECK(at("prefs_pair") == doctest::Approx(1.0 / 5));      // one group: each pair is 0 or 1
+  CHECK(at("prefs_avgjg") == doctest::Approx(1.0 / 5));
+  CHECK(at("prefs_avgjg_Rnonrel") == doctest::Approx(13.0 / 21));
+  CHECK(at("prefs_avgjg_Rnonrel_ret") == doctest::Approx(9.0 / 14));
 }

@@ -318,3 +318,42 @@ test('the drill-down shows the working of the measure chosen: AP\'s precision at
   await expect(page.locator('#trec-explain-headline')).toContainText('0.5376');
   await expect(page.locator('#trec-working')).toBeHidden();
 });
+
+test.describe('12. preferences', () => {
+  test('-R prefs gives trec_eval 10.0\'s means; each format keeps the measures typed for it', async ({ page }) => {
+    const problems = await openTrec(page);
+    const typedForQrels = await page.inputValue('#trec-measures');
+    await page.selectOption('#trec-format', 'prefs');
+    await expect(page.locator('#trec-measures')).toHaveValue('prefs');
+    await expect(page.locator('#qrels-help code')).toHaveText('query group subgroup docno level');
+    await page.fill('#trec-measures', 'all_prefs');
+    await page.setInputFiles('#qrels-file', `${TREC}/prefs-examples.prefs`);
+    await page.setInputFiles('#run-file', `${TREC}/prefs-examples.run`);
+    await expect(page.locator('#trec-results')).toBeVisible();
+    const means = meansOf('expected/prefs-examples.txt');
+    expect(Object.keys(means)).toHaveLength(16);
+    for (const [name, value] of Object.entries(means)) {
+      await expect(page.locator('#trec-means tr').filter({ has: page.locator(`th:text-is("${name}")`) }).locator('td[data-field=mean]')).toHaveText(value);
+    }
+    // No step-by-step tables for preferences: the queries are not links, and the table says why.
+    await expect(page.locator('#trec-queries tbody tr')).toHaveCount(4);
+    await expect(page.locator('#trec-queries button[data-query]')).toHaveCount(0);
+    await expect(page.locator('#trec-queries caption')).toContainText('read graded qrels');
+    await expect(page.locator('#trec-explain-measure')).toBeHidden();
+    await page.selectOption('#trec-format', 'qrels');
+    await expect(page.locator('#trec-measures')).toHaveValue(typedForQrels);
+    await page.selectOption('#trec-format', 'prefs');
+    await expect(page.locator('#trec-measures')).toHaveValue('all_prefs');
+    expect(problems).toEqual([]);
+  });
+
+  test('a qrels measure under preferences is an error naming the measures that fit', async ({ page }) => {
+    await openTrec(page);
+    await page.selectOption('#trec-format', 'prefs');
+    await page.fill('#trec-measures', 'map');
+    await page.setInputFiles('#qrels-file', `${TREC}/prefs-examples.prefs`);
+    await page.setInputFiles('#run-file', `${TREC}/prefs-examples.run`);
+    await expect(page.locator('#trec-diagnostics')).toContainText('measure map reads graded judgments');
+    await expect(page.locator('#trec-results')).toBeHidden();
+  });
+});

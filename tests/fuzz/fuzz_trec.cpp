@@ -1,6 +1,6 @@
 // libFuzzer: a whole TREC evaluation: measures and flags (one a line: -lN, -c, -J, -MN, -NN,
-// -DQID, -Z"qid measure mean sd" (one -Z line), -eQID, -oNAME=VALUE for a convention), qrels
-// and run, separated by NUL;
+// -DQID, -RFORMAT, -Z"qid measure mean sd" (one -Z line), -eQID, -oNAME=VALUE for a
+// convention), qrels (or preferences) and run, separated by NUL;
 // the output formatted as trec_eval's text, and one query explained step by step.
 #include <cstdint>
 #include <string>
@@ -28,6 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)ndcg::trec::set_eval_option(options, "docsInCollection", name.substr(2));
     } else if (name.rfind("-D", 0) == 0) {
       (void)ndcg::trec::set_eval_option(options, "onlyQuery", name.substr(2));
+    } else if (name.rfind("-R", 0) == 0) {
+      (void)ndcg::trec::set_eval_option(options, "relInfoFormat", name.substr(2));
     } else if (name.rfind("-Z", 0) == 0) {
       (void)ndcg::trec::set_eval_option(options, "zscores", name.substr(2));
     } else if (name.rfind("-e", 0) == 0) {

@@ -59,6 +59,8 @@ for (const c of manifest.cases) {
     if (c.args[i] === '-m') measures.push(c.args[++i]);
     else if (c.args[i] === '-l') measures.push(`-l${c.args[++i]}`);
     else if (c.args[i] === '-c') measures.push('-c');
+    else if (c.args[i] === '-M') measures.push(`-M${c.args[++i]}`);
+    else if (c.args[i] === '-R') measures.push(`-R${c.args[++i]}`);
   }
   seeds.trec.push(joined(measures.join('\n'), qrels, run));
 }
@@ -67,8 +69,17 @@ for (const preset of ['sklearn', 'gdeval', 'lightgbm']) {
   const c = manifest.cases[0];
   seeds.trec.push(joined(['ndcg', 'ndcg_cut.5,10', `-opreset=${preset}`, '-oties=average'].join('\n'), readFileSync(join(trecDir, c.qrels)), readFileSync(join(trecDir, c.run))));
 }
-for (const c of manifest.errors) seeds.trec.push(joined((c.args ?? []).filter((a) => a !== '-m').join('\n'), c.qrelsText, c.runText));
-for (const c of manifest.differences) seeds.trec.push(joined(c.args.filter((a) => a !== '-m' && a !== '-q').join('\n'), c.qrelsText, c.runText));
+// Flags as the fuzzer's lines: "-R", "prefs" is the one line "-Rprefs"; -m and -q are dropped.
+function flagLines(args) {
+  const lines = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-R') lines.push(`-R${args[++i]}`);
+    else if (args[i] !== '-m' && args[i] !== '-q') lines.push(args[i]);
+  }
+  return lines;
+}
+for (const c of manifest.errors) seeds.trec.push(joined(flagLines(c.args ?? []).join('\n'), c.qrelsText, c.runText));
+for (const c of manifest.differences) seeds.trec.push(joined(flagLines(c.args).join('\n'), c.qrelsText, c.runText));
 // trec_eval's own small test files under every measure and flag.
 {
   const te = join(trecDir, 'trec_eval-10.0');
@@ -78,6 +89,8 @@ for (const c of manifest.differences) seeds.trec.push(joined(c.args.filter((a) =
     ['all_trec', '-Z301 map 0.2 0.1']]) {
     seeds.trec.push(joined(flags.join('\n'), qrels, run));
   }
+  seeds.trec.push(joined('-Rprefs\nall_prefs', readFileSync(join(te, 'prefs.test')), readFileSync(join(te, 'prefs.results.test'))));
+  seeds.trec.push(joined('-Rqrels_prefs\nall_prefs\n-c\n-M20', qrels, run));
 }
 for (const c of JSON.parse(readFileSync(join(TESTS, 'bad-input', 'cases.json'), 'utf8')).cases) {
   if (c.explain) {

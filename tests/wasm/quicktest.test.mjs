@@ -33,9 +33,7 @@ const COMMANDS = [
 
 for (const command of COMMANDS) {
   const [args, expected] = command.split(' | ');
-  // Preference files (-R prefs, qrels_prefs) are not read yet.
-  const todo = /-R (prefs|qrels_prefs)/.test(args) ? 'preference measures' : undefined;
-  test(`make quicktest: ndcg-calc ${args}`, { todo }, async () => {
+  test(`make quicktest: ndcg-calc ${args}`, async () => {
     const { stdout } = await run(process.execPath, [cli, ...args.split(' ')], { cwd: here, maxBuffer: 1 << 26 });
     assert.equal(stdout, readFileSync(`${here}${expected}`, 'utf8'));
   });

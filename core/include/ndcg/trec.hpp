@@ -43,6 +43,24 @@ namespace ndcg::trec {
 
 struct JudgmentGroup;
 
+// What the relevance file holds (trec_eval's -R):
+enum class RelFormat : std::uint8_t {
+  qrels,        // "qid iter docno grade"; the second field is ignored
+  qrels_jg,     // the same, the second field naming a judgment group (one assessor, say)
+  prefs,        // "qid group subgroup docno level": preferences, level a number >= 0
+  qrels_prefs,  // a qrels file read as preferences: the second field a group, one subgroup
+};
+
+// One line of a preferences file: within judgment group `group`, every document of subgroup
+// `subgroup` is preferred to those of the same subgroup at a lower `level` (0: not relevant).
+struct Preference {
+  std::string group;
+  std::string subgroup;
+  std::string docno;
+  double level;
+  std::uint32_t line;
+};
+
 struct QueryQrels {
   struct Judged {
     std::int64_t grade;
@@ -55,6 +73,9 @@ struct QueryQrels {
   // With judgment groups (-R qrels_jg: the second field names a group, such as one assessor),
   // each group's judgments, in byte order of the group ids; by_doc then stays empty.
   std::vector<JudgmentGroup> groups;
+  // With preferences (-R prefs, -R qrels_prefs), the query's lines, sorted by group, subgroup
+  // and docno; by_doc then stays empty.
+  std::vector<Preference> preferences;
 };
 
 struct JudgmentGroup {
@@ -68,18 +89,20 @@ inline constexpr std::size_t kQrelsMemoryLimit = 512u << 20;
 inline constexpr std::size_t kRunMemoryLimit = 256u << 20;
 inline constexpr std::size_t kResultsMemoryLimit = 256u << 20;
 
-// Reads "qid iter docno grade" lines in chunks of any size. Errors (located, source qrels): a
-// wrong field count, a grade that is not a whole number (or does not fit 64 bits), a control
-// character, a docno over kMaxDocIdBytes, a document judged twice for a query (both lines
-// named), more than `memory_limit` bytes kept, an empty file (at finish).
+// Reads "qid iter docno grade" lines (or another RelFormat) in chunks of any size. Errors
+// (located, source qrels): a wrong field count, a grade that is not a whole number (or does not
+// fit 64 bits), a control character, a docno over kMaxDocIdBytes, a document judged twice for a
+// query (both lines named), more than `memory_limit` bytes kept, an empty file (at finish).
+// Preferences: a level that is not a number >= 0, a document twice in one subgroup, a document
+// both relevant (level > 0) and not (0) in one group of several subgroups.
 class QrelsReader {
  public:
   explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit)
       : memory_limit_(memory_limit) {}
 
-  // Reads the second field as a judgment group (trec_eval's -R qrels_jg) instead of ignoring it.
-  void set_judgment_groups(bool on) { judgment_groups_ = on; }
-  bool judgment_groups() const { return judgment_groups_; }
+  // What the file holds (trec_eval's -R); set before the first feed.
+  void set_format(RelFormat format) { format_ = format; }
+  RelFormat format() const { return format_; }
 
   void feed(std::string_view chunk);
   void finish();
@@ -93,9 +116,12 @@ class QrelsReader {
 
  private:
   void line(std::string_view text, std::uint32_t number);
+  void preference_line(std::string_view text, std::uint32_t number);
+  void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
+  void check_memory(std::uint32_t number);
 
   LineSplitter lines_;
-  bool judgment_groups_ = false;
+  RelFormat format_ = RelFormat::qrels;
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
@@ -260,14 +286,16 @@ struct Zscores {
 std::optional<Zscores> read_zscores(std::string_view text, DiagnosticList& errors);
 
 struct EvalOptions {
-  std::int64_t relevance_level = 1;        // -l; 0 or more
-  bool average_complete = false;           // -c
-  bool judged_only = false;                // -J: unjudged documents are removed from each ranking
-  std::int64_t max_per_query = INT64_MAX;  // -M: only the first M ranked documents count
-  std::int64_t docs_in_collection = 0;     // -N (utility's fourth coefficient)
-  bool judgment_groups = false;     // -R qrels_jg: the qrels' second field is a judgment group
-  std::string only_query;           // -D level.qid: evaluate this query only
-  std::vector<Measure> measures;    // empty: trec_eval's "official" measures
+  std::int64_t relevance_level = 1;         // -l; 0 or more
+  bool average_complete = false;            // -c
+  bool judged_only = false;                 // -J: unjudged documents are removed from each ranking
+  std::int64_t max_per_query = INT64_MAX;   // -M: only the first M ranked documents count
+  std::int64_t docs_in_collection = 0;      // -N (utility's fourth coefficient)
+  RelFormat rel_format = RelFormat::qrels;  // -R
+  std::string only_query;                   // -D level.qid: evaluate this query only
+  // Empty: trec_eval's "official" measures, or the set of the relevance format (qrels_jg,
+  // prefs) when it is not qrels.
+  std::vector<Measure> measures;
   std::string explain_query;        // also explain this query step by step (ndcg's conventions)
   std::string explain_measure;      // and give the working of this column for it ("map", "P_10")
   std::int64_t explain_cutoff = 0;  // the explanation's k (0: the whole ranking, as ndcg)
@@ -290,7 +318,8 @@ struct EvalOptions {
 //   maxPerQuery       a whole number >= 0 (-M)
 //   docsInCollection  a whole number >= 0 (-N)
 //   onlyQuery         a query id, or "" for all (-D level.qid)
-//   relInfoFormat     "qrels" (the default) or "qrels_jg" (-R: judgment groups)
+//   relInfoFormat     "qrels" (the default), "qrels_jg" (judgment groups), "prefs" or
+//                     "qrels_prefs" (preferences): -R
 //   zscores           the text of a -Z file ("" for none)
 //   explainQuery      a query id, or "" for none
 //   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
@@ -372,6 +401,9 @@ class Evaluator {
 
  private:
   QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
+  QueryValues zeroed(const std::string& qid) const;  // every column 0 (or "")
+  QueryValues evaluate_preferences(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                                   const QueryQrels& qrels);
   void explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
                    const QueryQrels& qrels);
   // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
