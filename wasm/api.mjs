@@ -152,6 +152,8 @@ function shapeEvaluation(raw, session, trecText) {
   }
   if (raw.zscores) result.zscores = true;
   if (raw.explanation) result.explanation = shapeExplanation(raw.explanation);
+  // options.explainAll: every query's table, in trec_eval's query order
+  if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shapeExplanation(explanation) }));
   if (raw.working) result.working = raw.working;
   return result;
 }

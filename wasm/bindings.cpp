@@ -437,6 +437,14 @@ class TrecSession {
     out.set("runTag", e.run_tag);
     out.set("zscores", e.zscores);
     out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());
+    val explanations = val::array();
+    for (std::size_t i = 0; i < e.explanations.size(); ++i) {
+      val item = val::object();
+      item.set("query", e.explanations[i].first);
+      item.set("explanation", explanation_to_js(e.explanations[i].second));
+      explanations.set(i, item);
+    }
+    out.set("explanations", explanations);
     out.set("working", e.working ? working_to_js(*e.working) : val::null());
     return out;
   }

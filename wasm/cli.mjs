@@ -35,7 +35,8 @@ they are.
                                   repeat it for more.
                                   -h -m NAME describes a measure; -h -m all_trec all of them
   -Z, --Zscore FILE               print z-scores against "query measure mean stddev" lines
-  -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working
+  -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working (on
+                                  stderr); -D N alone prints every query's working
   -R, --Rel_info_format FORMAT    qrels; qrels_jg (the second field names a judgment group);
                                   prefs ("query group subgroup docno level" preferences); or
                                   qrels_prefs (a qrels file read as preferences). Without -m,
@@ -153,6 +154,8 @@ function parseArguments(argv) {
     if (query !== undefined) {
       args.options.onlyQuery = query;
       if (args.debugLevel > 0 && !args.explain) args.explain = query;
+    } else if (args.debugLevel > 0) {
+      args.options.explainAll = 'true';  // every query's working, on stderr
     }
   }
   if (v.Rel_info_format !== undefined) {
@@ -389,12 +392,13 @@ async function main(argv) {
     (args.debugLevel > 0 && args.explain === args.options.onlyQuery ? process.stderr : process.stdout)
       .write(formatExplanation(args.explain, result.explanation));
   }
+  for (const { query, explanation } of result.explanations ?? []) process.stderr.write(formatExplanation(query, explanation));
   if (args.format === 'trec') {
     process.stdout.write(result.trec);
   } else if (args.format === 'tsv') {
     process.stdout.write(formatTsv(result, args.perQuery));
   } else {
-    const { trec, explanation, ...rest } = result;
+    const { trec, explanation, explanations, ...rest } = result;
     const json = { ...rest, perQuery: args.perQuery ? rest.perQuery : undefined, explanation: args.explain ? explanation : undefined };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   }

@@ -23,6 +23,7 @@ namespace {
 
 constexpr std::size_t kQueryOverhead = 96;   // estimated bytes per kept query beyond its values
 constexpr double kMissingZscore = -1000000;  // trec_eval's value where -Z has no mean
+constexpr std::size_t kExplanationRowBytes = 160;  // estimated bytes per row of a kept table
 
 double as_count(std::int64_t n) {
   return static_cast<double>(n);
@@ -122,6 +123,12 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     options.explain_query.assign(value);
     return std::nullopt;
   }
+  if (name == "explainAll") {
+    if (value != "true" && value != "false")
+      return error("expected true or false, got " + quote(value));
+    options.explain_all = value == "true";
+    return std::nullopt;
+  }
   if (name == "explainMeasure") {
     options.explain_measure.assign(value);
     return std::nullopt;
@@ -159,7 +166,7 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
   }
   return error(
       "unknown option; the options are relevanceLevel, averageComplete, judgedOnly, "
-      "maxPerQuery, docsInCollection, onlyQuery, zscores, explainQuery, explainCutoff, "
+      "maxPerQuery, docsInCollection, onlyQuery, zscores, explainQuery, explainAll, explainCutoff, "
       "explainMeasure, relInfoFormat, and the "
       "conventions preset, gain, discount, base, ideal, ties, "
       "negativeGains, unjudgedGrade, relevantFrom and ndcgWhenIdcgZero");
@@ -244,15 +251,14 @@ Explanation Evaluator::explain_conventions(const QueryRun& run, const QueryQrels
   return explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
 }
 
-void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
-                            const QueryQrels& qrels) {
+Explanation Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                                   const QueryQrels& qrels) {
   if (options_.conventions) {
     const Measure* gain_map = nullptr;
     for (const Measure& m : options_.measures) {
       if (m.definition().name == "ndcg" && !m.gains.empty()) gain_map = &m;
     }
-    explanation_ = explain_conventions(run, qrels, gain_map, options_.explain_cutoff);
-    return;
+    return explain_conventions(run, qrels, gain_map, options_.explain_cutoff);
   }
   const std::size_t n = run.docs.size();
   RankedList ranked;
@@ -277,7 +283,7 @@ void Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t
     conventions.gain = GainKind::custom;
     conventions.custom_gains = custom_gains(m, qrels);
   }
-  explanation_ = explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
+  return explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
 }
 
 Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
@@ -399,7 +405,8 @@ void Evaluator::add(QueryRun&& run) {
                 "the per-query results need more than " + megabytes(options_.results_memory_limit) +
                     " of memory by this query (" +
                     std::to_string(results_.size() + runs_without_qrels_.size()) +
-                    " queries); evaluate fewer queries or measures at a time");
+                    " queries); evaluate fewer queries or measures at a time" +
+                    (options_.explain_all ? ", or explain one query (-D N.QID)" : ""));
     options_.results_memory_limit = SIZE_MAX;  // reported once
   }
 }
@@ -442,7 +449,12 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   }
   if (preferences) return evaluate_preferences(run, order, qrels);
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
-    explain_one(run, order, qrels);
+    explanation_ = explain_one(run, order, qrels);
+  }
+  if (options_.explain_all) {
+    Explanation e = explain_one(run, order, qrels);
+    kept_ += kExplanationRowBytes * e.rows.size();
+    explanations_.insert_or_assign(run.qid, std::move(e));
   }
   const auto context_for = [&](const Ranked& r, std::int64_t level) {
     MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
@@ -823,6 +835,17 @@ Evaluation Evaluator::finish(const RunReader& reader) {
                         (preferences ? "the step table reads graded judgments, not preferences"
                                      : "it is not in both files"));
     }
+  }
+  if (options_.explain_all) {
+    const bool preferences =
+        options_.rel_format == RelFormat::prefs || options_.rel_format == RelFormat::qrels_prefs;
+    if (preferences) {
+      warnings_.add(Source::options, 0, 0,
+                    "no query is explained: the step tables read graded judgments, not "
+                    "preferences");
+    }
+    for (auto& [qid, e] : explanations_) out.explanations.emplace_back(qid, std::move(e));
+    explanations_.clear();
   }
   out.warnings = warnings_.finish();
   out.ok = true;

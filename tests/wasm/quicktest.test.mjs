@@ -38,3 +38,17 @@ for (const command of COMMANDS) {
     assert.equal(stdout, readFileSync(`${here}${expected}`, 'utf8'));
   });
 }
+
+test('-D 1 traces every query on stderr, in trec_eval\'s query order, and leaves stdout as trec_eval\'s', async () => {
+  const { stdout, stderr } = await run(process.execPath, [cli, '-D', '1', 'qrels.test', 'results.test'], { cwd: here, maxBuffer: 1 << 26 });
+  assert.equal(stdout, readFileSync(`${here}out.test`, 'utf8'));
+  assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 301', 'Query 302', 'Query 303']);
+  // Each table ends in the query's ndcg over the whole ranking: 500 ranked rows a query.
+  assert.equal(stderr.split('\n').filter((line) => /^ +\d+ {2}\S/.test(line)).length, 1500);
+});
+
+test('-D 1.302 evaluates and traces query 302 only', async () => {
+  const { stdout, stderr } = await run(process.execPath, [cli, '-q', '-D', '1.302', '-m', 'num_ret', 'qrels.test', 'results.test'], { cwd: here });
+  assert.equal(stdout, 'num_ret               \t302\t500\nnum_ret               \tall\t500\n');
+  assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 302']);
+});

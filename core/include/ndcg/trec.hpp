@@ -297,6 +297,7 @@ struct EvalOptions {
   // prefs) when it is not qrels.
   std::vector<Measure> measures;
   std::string explain_query;        // also explain this query step by step (ndcg's conventions)
+  bool explain_all = false;         // explain every query so (-D N without a query id)
   std::string explain_measure;      // and give the working of this column for it ("map", "P_10")
   std::int64_t explain_cutoff = 0;  // the explanation's k (0: the whole ranking, as ndcg)
   std::optional<Zscores> zscores;   // -Z
@@ -322,6 +323,7 @@ struct EvalOptions {
 //                     "qrels_prefs" (preferences): -R
 //   zscores           the text of a -Z file ("" for none)
 //   explainQuery      a query id, or "" for none
+//   explainAll        "true" | "false": explain every query evaluated (a trace, as -D N)
 //   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
 //   explainMeasure    a column ("map", "P_10", "ERR@20") whose working to give for explainQuery
 //   preset and the convention options of explain.hpp (not k, idealDepth, rankingNumbers or
@@ -384,6 +386,8 @@ struct Evaluation {
   std::optional<Explanation> explanation;
   // EvalOptions::explain_measure's working for explain_query.
   std::optional<Working> working;
+  // With EvalOptions::explain_all, every query's table, in trec_eval's query order.
+  std::vector<std::pair<std::string, Explanation>> explanations;
   std::vector<Diagnostic> errors;
   std::vector<Diagnostic> warnings;
 };
@@ -404,8 +408,8 @@ class Evaluator {
   QueryValues zeroed(const std::string& qid) const;  // every column 0 (or "")
   QueryValues evaluate_preferences(const QueryRun& run, const std::vector<std::uint32_t>& order,
                                    const QueryQrels& qrels);
-  void explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
-                   const QueryQrels& qrels);
+  Explanation explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                          const QueryQrels& qrels);
   // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
   // measure's gain map when it has one, the whole ranking and ideal unless `cutoff` > 0.
   Explanation explain_conventions(const QueryRun& run, const QueryQrels& qrels,
@@ -419,6 +423,7 @@ class Evaluator {
   bool any_text_ = false;            // a column holds text (relstring)
   std::map<std::string, QueryValues> results_;
   std::optional<Explanation> explanation_;
+  std::map<std::string, Explanation> explanations_;  // explain_all
   std::optional<Working> working_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
