@@ -270,8 +270,7 @@ void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
     f[4] = g[3];
   }
   if (!split) return;
-  bool out_of_range = false;
-  const auto level = parse_decimal(f[4].text, &out_of_range);
+  const auto level = parse_decimal(f[4].text);
   if (!level || *level < 0) {
     errors_.add(Source::qrels, number, column_of(text, f[4].offset),
                 "preference level " + quote(f[4].text) +
