@@ -417,7 +417,8 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   // reads preferences, as its form_prefs_counts.c sorts), then keep the first -M documents.
   const bool preferences =
       options_.rel_format == RelFormat::prefs || options_.rel_format == RelFormat::qrels_prefs;
-  std::vector<std::uint32_t> order(all);
+  std::vector<std::uint32_t>& order = order_;  // reused from query to query
+  order.resize(all);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto& da = run.docs[a];
@@ -427,25 +428,33 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   });
   const std::size_t n = depth_of(options_.max_per_query, all);
   order.resize(n);
-  {
-    // A docno retrieved twice (within the documents kept) is an error, as in trec_eval.
-    std::unordered_map<std::string_view, std::uint32_t> seen;  // docno -> index in run.docs
-    seen.reserve(n);
-    for (std::size_t r = 0; r < n; ++r) {
-      const auto& d = run.docs[order[r]];
-      const std::string_view docno = run.docno(d);
-      auto [prev, inserted] = seen.emplace(docno, order[r]);
-      if (!inserted) {
-        const auto& first = run.docs[prev->second];
-        const auto& later = first.line < d.line ? d : first;
-        const auto& earlier = first.line < d.line ? first : d;
-        errors_.add(Source::run, later.line, later.column,
-                    "document " + quote(docno) + " is retrieved twice for query " + quote(run.qid) +
-                        " (lines " + std::to_string(earlier.line) + " and " +
-                        std::to_string(later.line) + "); trec_eval rejects this, keep one line");
-        return {};
-      }
-    }
+  // A docno retrieved twice (within the documents kept) is an error, as in trec_eval. The kept
+  // documents sorted by docno, then rank, put repeats side by side; the one reported is the
+  // repeat met first going down the ranking.
+  std::vector<std::pair<std::string_view, std::uint32_t>>& by_docno = by_docno_;
+  by_docno.clear();
+  for (std::size_t r = 0; r < n; ++r) {
+    by_docno.emplace_back(run.docno(run.docs[order[r]]), static_cast<std::uint32_t>(r));
+  }
+  std::sort(by_docno.begin(), by_docno.end());
+  std::size_t repeat = by_docno.size();  // index of the earliest-ranked repeat
+  for (std::size_t i = 1; i < by_docno.size(); ++i) {
+    if (by_docno[i].first != by_docno[i - 1].first) continue;
+    if (repeat == by_docno.size() || by_docno[i].second < by_docno[repeat].second) repeat = i;
+  }
+  if (repeat != by_docno.size()) {
+    // The first ranked copy of that docno, and the repeat.
+    std::size_t first = repeat;
+    while (first > 0 && by_docno[first - 1].first == by_docno[repeat].first) --first;
+    const auto& a = run.docs[order[by_docno[first].second]];
+    const auto& b = run.docs[order[by_docno[repeat].second]];
+    const auto& later = a.line < b.line ? b : a;
+    const auto& earlier = a.line < b.line ? a : b;
+    errors_.add(Source::run, later.line, later.column,
+                "document " + quote(by_docno[repeat].first) + " is retrieved twice for query " +
+                    quote(run.qid) + " (lines " + std::to_string(earlier.line) + " and " +
+                    std::to_string(later.line) + "); trec_eval rejects this, keep one line");
+    return {};
   }
   if (preferences) return evaluate_preferences(run, order, qrels);
   if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
@@ -683,6 +692,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     return out;
   }
   std::vector<std::string> missing;
+  out.per_query.reserve(options_.average_complete ? qrels_.queries().size() : results_.size());
   for (const auto& [qid, qrels] : qrels_.queries()) {
     if (!options_.only_query.empty() && qid != options_.only_query) continue;
     auto it = results_.find(qid);

@@ -368,6 +368,51 @@ void RunReader::finish() {
   }
 }
 
+namespace {
+
+// A query id's 64-bit hash for RunReader's table of closed queries: FNV-1a, never 0 (the empty
+// slot).
+std::uint64_t query_hash(std::string_view qid) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char c : qid) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h == 0 ? 1 : h;
+}
+
+}  // namespace
+
+bool RunReader::closed_contains(std::uint64_t hash) const {
+  if (closed_.empty()) return false;
+  const std::size_t mask = closed_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
+    if (closed_[i] == hash) return true;
+    if (closed_[i] == 0) return false;
+  }
+}
+
+bool RunReader::closed_insert(std::uint64_t hash) {
+  if ((closed_count_ + 1) * 2 > closed_.size()) {
+    // Kept at most half full: double it and place the hashes again.
+    std::vector<std::uint64_t> old = std::move(closed_);
+    closed_.assign(std::max<std::size_t>(64, old.size() * 2), 0);
+    closed_count_ = 0;
+    for (const std::uint64_t h : old) {
+      if (h != 0) closed_insert(h);
+    }
+  }
+  const std::size_t mask = closed_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
+    if (closed_[i] == hash) return false;
+    if (closed_[i] == 0) {
+      closed_[i] = hash;
+      ++closed_count_;
+      return true;
+    }
+  }
+}
+
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
   if (buffer_all_) {
@@ -386,7 +431,7 @@ void RunReader::close_current() {
     // The open query's documents leave with it; its id stays, to notice a query seen twice.
     kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
     kept_ += current_.qid.size() + kQueryOverhead;
-    closed_.insert(current_.qid);
+    closed_insert(query_hash(current_.qid));
     if (errors_.empty()) on_query_(std::move(current_));
   }
   current_ = QueryRun{};
@@ -427,7 +472,7 @@ void RunReader::line(std::string_view text, std::uint32_t number) {
   if (f[0].text != current_.qid) {
     close_current();
     current_.qid.assign(f[0].text);
-    if (!buffer_all_ && closed_.count(current_.qid) > 0) regroup_needed_ = true;
+    if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;
   }
   current_.docs.push_back(QueryRun::Doc{*score, number, column_of(text, f[2].offset),
                                         static_cast<std::uint32_t>(current_.docnos.size()),

@@ -183,7 +183,13 @@ class RunReader {
   LineSplitter lines_;
   QueryRun current_;
   std::map<std::string, QueryRun> buffered_;
-  std::unordered_set<std::string> closed_;
+  // The ids of the queries handed over, as 64-bit hashes in an open-addressed table: a query id
+  // met again means the run is not grouped. A collision (about one in 10^10 for a million
+  // queries) only costs a second, buffered reading, never a wrong value.
+  std::vector<std::uint64_t> closed_;
+  std::size_t closed_count_ = 0;
+  bool closed_insert(std::uint64_t hash);  // false when already there
+  bool closed_contains(std::uint64_t hash) const;
   DiagnosticList errors_;
   std::string run_tag_;
   bool regroup_needed_ = false;
@@ -424,6 +430,9 @@ class Evaluator {
   std::map<std::string, QueryValues> results_;
   std::optional<Explanation> explanation_;
   std::map<std::string, Explanation> explanations_;  // explain_all
+  // Scratch space of evaluate(), kept from query to query: the ranking, and its docnos sorted.
+  std::vector<std::uint32_t> order_;
+  std::vector<std::pair<std::string_view, std::uint32_t>> by_docno_;
   std::optional<Working> working_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
