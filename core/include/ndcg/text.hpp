@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,18 +37,32 @@ class LineSplitter {
       pending_cr_ = false;
       if (chunk[start] == '\n') ++start;
     }
-    for (std::size_t i = start; i < chunk.size(); ++i) {
-      const char c = chunk[i];
-      if (c != '\n' && c != '\r') continue;
-      emit(chunk.substr(start, i - start), on_line);
-      if (c == '\r') {
-        if (i + 1 < chunk.size()) {
-          if (chunk[i + 1] == '\n') ++i;
+    // The next '\n' and the next '\r' are each looked for with memchr and kept until passed, so
+    // a chunk is scanned once for each whatever its line ends (LF, CRLF or CR alone).
+    constexpr std::size_t none = std::string_view::npos;
+    const auto find = [&](char c, std::size_t from) -> std::size_t {
+      const void* at = std::memchr(chunk.data() + from, c, chunk.size() - from);
+      return at == nullptr ? none
+                           : static_cast<std::size_t>(static_cast<const char*>(at) - chunk.data());
+    };
+    std::size_t next_lf = start < chunk.size() ? find('\n', start) : none;
+    std::size_t next_cr = start < chunk.size() ? find('\r', start) : none;
+    while (true) {
+      const std::size_t end = std::min(next_lf, next_cr);
+      if (end == none) break;
+      emit(chunk.substr(start, end - start), on_line);
+      std::size_t last = end;  // the line end's last byte
+      if (chunk[end] == '\r') {
+        if (end + 1 < chunk.size()) {
+          if (chunk[end + 1] == '\n') ++last;
         } else {
           pending_cr_ = true;
         }
       }
-      start = i + 1;
+      start = last + 1;
+      if (start >= chunk.size()) break;
+      if (next_lf != none && next_lf < start) next_lf = find('\n', start);
+      if (next_cr != none && next_cr < start) next_cr = find('\r', start);
     }
     if (start < chunk.size()) partial_.append(chunk.substr(start));
   }
