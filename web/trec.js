@@ -92,9 +92,15 @@ const measuresByFormat = {};
 let shownFormat = 'qrels';
 
 function describeFormat() {
-  const format = FORMATS[$('trec-format').value];
+  const name = $('trec-format').value;
+  const format = FORMATS[name];
   $('qrels-help').replaceChildren('Lines ', el('code', {}, format.fields), `${format.help} Drop a file on the box (gzipped is fine).`);
   $('qrels-text').placeholder = format.placeholder;
+  // Preferences have no grade to be relevant from and ignore -J (as trec_eval's do); only qrels
+  // have ndcg, whose conventions the preset sets. Controls without effect are not offered.
+  const preferences = name === 'prefs' || name === 'qrels_prefs';
+  for (const id of ['trec-level', 'trec-judged']) $(id).closest('.control').hidden = preferences;
+  $('trec-preset').closest('.control').hidden = name !== 'qrels';
 }
 
 /** Keeps the measures typed under the format left, and offers the ones of the format chosen. */

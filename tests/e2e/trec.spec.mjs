@@ -326,6 +326,8 @@ test.describe('12. preferences', () => {
     await page.selectOption('#trec-format', 'prefs');
     await expect(page.locator('#trec-measures')).toHaveValue('prefs');
     await expect(page.locator('#qrels-help code')).toHaveText('query group subgroup docno level');
+    // -l, -J and the ndcg conventions have no effect on preferences: not offered.
+    for (const id of ['trec-level', 'trec-judged', 'trec-preset']) await expect(page.locator(`#${id}`)).toBeHidden();
     await page.fill('#trec-measures', 'all_prefs');
     await page.setInputFiles('#qrels-file', `${TREC}/prefs-examples.prefs`);
     await page.setInputFiles('#run-file', `${TREC}/prefs-examples.run`);
@@ -342,6 +344,7 @@ test.describe('12. preferences', () => {
     await expect(page.locator('#trec-explain-measure')).toBeHidden();
     await page.selectOption('#trec-format', 'qrels');
     await expect(page.locator('#trec-measures')).toHaveValue(typedForQrels);
+    for (const id of ['trec-level', 'trec-judged', 'trec-preset']) await expect(page.locator(`#${id}`)).toBeVisible();
     await page.selectOption('#trec-format', 'prefs');
     await expect(page.locator('#trec-measures')).toHaveValue('all_prefs');
     expect(problems).toEqual([]);
