@@ -92,12 +92,42 @@ function shapeExplanation(raw) {
   };
 }
 
-function isChunk(value) {
-  return typeof value === 'string' || value instanceof Uint8Array;
+const encoder = new TextEncoder();
+// The most a chunk puts in wasm memory at once; a larger one is fed in parts.
+const PART = 1 << 22;
+
+/**
+ * A function that feeds chunks to a session through its buffer in wasm memory: bytes are copied
+ * there once, text is encoded there directly (TextEncoder writes U+FFFD for a lone surrogate, as
+ * wellFormed does). A long chunk goes in parts of at most PART bytes, text never cut inside a
+ * surrogate pair.
+ */
+function chunkFeeder(core, session, feedBuffer) {
+  return (chunk) => {
+    if (typeof chunk === 'string') {
+      for (let i = 0; i < chunk.length;) {
+        let end = Math.min(chunk.length, i + PART / 3);
+        const last = chunk.charCodeAt(end - 1);
+        if (end < chunk.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+        const room = (end - i) * 3;
+        const at = session.chunkBuffer(room);
+        const { written } = encoder.encodeInto(chunk.slice(i, end), core.HEAPU8.subarray(at, at + room));
+        session[feedBuffer](written);
+        i = end;
+      }
+      return;
+    }
+    for (let i = 0; i < chunk.length; i += PART) {
+      const part = chunk.subarray(i, Math.min(chunk.length, i + PART));
+      const at = session.chunkBuffer(part.length);
+      core.HEAPU8.set(part, at);  // read after chunkBuffer, which may have grown the memory
+      session[feedBuffer](part.length);
+    }
+  };
 }
 
-function coreChunk(chunk) {
-  return typeof chunk === 'string' ? wellFormed(chunk) : chunk;
+function isChunk(value) {
+  return typeof value === 'string' || value instanceof Uint8Array;
 }
 
 /** A string, bytes, or a list of them, as a list of chunks the core reads. */
@@ -318,10 +348,12 @@ export function makeCalculator(firstCore, { restart } = {}) {
       let session;
       try {
         session = new core.TrecSession(...args);
-        for (const chunk of qrels) session.feedQrels(coreChunk(chunk));
+        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        for (const chunk of qrels) feedQrels(chunk);
         session.finishQrels();
         do {
-          for (const chunk of run) session.feedRun(coreChunk(chunk));
+          for (const chunk of run) feedRun(chunk);
         } while (session.finishRun());
         return shapeEvaluation(session.result(), session, request.trecText);
       } catch (error) {
@@ -355,15 +387,16 @@ export function makeCalculator(firstCore, { restart } = {}) {
           bytes = 0;
           for await (const chunk of open()) {
             if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
-            feed(coreChunk(chunk));
+            feed(chunk);
             bytes += chunk.length;
             onProgress?.({ file, bytes });
           }
         };
-        await read('qrels', qrels, (chunk) => session.feedQrels(chunk));
+        await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
         session.finishQrels();
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
         do {
-          await read('run', run, (chunk) => session.feedRun(chunk));
+          await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
         return shapeEvaluation(session.result(), session, request.trecText);

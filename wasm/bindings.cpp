@@ -386,6 +386,15 @@ class TrecSession {
   void feedRun(const std::string& chunk) { session_->feed_run(chunk); }
   bool finishRun() { return session_->finish_run(); }
 
+  // A chunk's way in without a conversion at the binding: the caller asks for room for `size`
+  // bytes, writes the chunk into wasm memory there (one copy), then feeds the bytes written.
+  std::uintptr_t chunkBuffer(std::size_t size) {
+    if (size > buffer_.size()) buffer_.resize(size);
+    return reinterpret_cast<std::uintptr_t>(buffer_.data());
+  }
+  void feedQrelsBuffer(std::size_t size) { session_->feed_qrels(buffered(size)); }
+  void feedRunBuffer(std::size_t size) { session_->feed_run(buffered(size)); }
+
   val result() {
     val out = val::object();
     if (!option_errors_.empty()) {
@@ -455,8 +464,13 @@ class TrecSession {
   }
 
  private:
+  std::string_view buffered(std::size_t size) const {
+    return std::string_view(buffer_).substr(0, size);
+  }
+
   ndcg::DiagnosticList option_errors_;
   std::unique_ptr<ndcg::trec::Session> session_;
+  std::string buffer_;
   ndcg::trec::Evaluation evaluation_;
 };
 
@@ -474,6 +488,9 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("feedQrels", &TrecSession::feedQrels)
       .function("finishQrels", &TrecSession::finishQrels)
       .function("feedRun", &TrecSession::feedRun)
+      .function("chunkBuffer", &TrecSession::chunkBuffer)
+      .function("feedQrelsBuffer", &TrecSession::feedQrelsBuffer)
+      .function("feedRunBuffer", &TrecSession::feedRunBuffer)
       .function("finishRun", &TrecSession::finishRun)
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec);

@@ -1,8 +1,11 @@
 #include "ndcg/text.hpp"
 
+#include <fast_float.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <system_error>
 
 namespace ndcg {
 namespace {
@@ -301,37 +304,17 @@ std::optional<std::int64_t> parse_integer(std::string_view text, bool* out_of_ra
 
 std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
+  // The grammar: [+-] digits [. digits] [(e|E) [+-] digits], with a digit before or after the
+  // point. Past the sign it is fast_float's, which rounds correctly, as strtod does in the "C"
+  // locale; a digit or a point after the sign keeps out its "inf" and "nan", and it reads no '+'.
   std::size_t i = 0;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-  std::size_t int_digits = 0;
-  while (i < text.size() && is_digit(text[i])) {
-    ++i;
-    ++int_digits;
-  }
-  std::size_t frac_digits = 0;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    while (i < text.size() && is_digit(text[i])) {
-      ++i;
-      ++frac_digits;
-    }
-  }
-  if (int_digits + frac_digits == 0) return std::nullopt;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    std::size_t exp_digits = 0;
-    while (i < text.size() && is_digit(text[i])) {
-      ++i;
-      ++exp_digits;
-    }
-    if (exp_digits == 0) return std::nullopt;
-  }
-  if (i != text.size()) return std::nullopt;
-  // The grammar above is a subset of what strtod accepts in the "C" locale, which the core never
-  // changes, so strtod only does the rounding here.
-  const std::string copy(text);
-  const double value = std::strtod(copy.c_str(), nullptr);
+  if (i == text.size() || !(is_digit(text[i]) || text[i] == '.')) return std::nullopt;
+  const char* first = text.data() + (text.front() == '+' ? 1 : 0);
+  const char* last = text.data() + text.size();
+  double value = 0;
+  const auto read = fast_float::from_chars(first, last, value);
+  if (read.ec != std::errc() || read.ptr != last) return std::nullopt;
   if (!std::isfinite(value)) {
     if (out_of_range != nullptr) *out_of_range = true;
     return std::nullopt;

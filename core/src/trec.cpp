@@ -199,8 +199,9 @@ std::vector<std::pair<double, double>> custom_gains(const Measure& m, const Quer
 Judgments judgments_of(const QueryQrels& qrels) {
   Judgments judged;
   judged.items.reserve(qrels.by_doc.size());
-  for (const auto& [doc, j] : qrels.by_doc) {
-    judged.items.push_back(Judgment{doc, static_cast<double>(j.grade), j.line, 0});
+  for (const JudgedDocs::Entry& j : qrels.by_doc.entries()) {
+    judged.items.push_back(
+        Judgment{std::string(qrels.by_doc.docno(j)), static_cast<double>(j.grade), j.line, 0});
   }
   // The qrels are unordered; the ideal ranking breaks ties by document id.
   std::sort(judged.items.begin(), judged.items.end(),
@@ -318,7 +319,6 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
       c.measure = m.position;
       c.cutoff = d.params == ParamKind::long_cutoffs && i < m.cutoffs.size() ? m.cutoffs[i] : 0;
       columns_.push_back(std::move(c));
-      gain_columns_.push_back(!m.gains.empty());
     }
     widths_.push_back(names.size());
     any_text_ = any_text_ || d.value == ValueKind::text;
@@ -378,18 +378,18 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
 
 Evaluator::~Evaluator() = default;
 
-void Evaluator::add(QueryRun&& run) {
+void Evaluator::add(const QueryRun& run) {
   const std::uint32_t first_line = run.docs.empty() ? 0 : run.docs.front().line;
   const auto it = qrels_.queries().find(run.qid);
   if (it == qrels_.queries().end()) {
     if (runs_without_qrels_.insert(run.qid).second) kept_ += run.qid.size() + kQueryOverhead;
   } else if (options_.only_query.empty() || options_.only_query == run.qid) {
+    gains_overflowed_ = false;
     QueryValues values = evaluate(run, it->second);
     if (!values.values.empty()) {
-      for (std::size_t c = 0; c < values.values.size(); ++c) {
-        // A gain map whose sums may overflow (trec_eval then prints 0 or -nan): an error.
-        const double v = values.values[c];
-        if (!std::isnan(v) || overflow_reported_ || !gain_columns_[c]) continue;
+      // A gain map whose sums may overflow (trec_eval then prints 0 or -nan): an error. A NaN
+      // alone is not one: trec_eval's Rndcg is 0 / 0 when no ideal gain level is ever reached.
+      if (gains_overflowed_ && !overflow_reported_) {
         overflow_reported_ = true;
         errors_.add(Source::options, 0, 0,
                     "the gains are too large: query " + quote(run.qid) +
@@ -411,6 +411,56 @@ void Evaluator::add(QueryRun&& run) {
   }
 }
 
+// Whether a docno is retrieved twice within the documents kept: one pass over an open-addressed
+// table of ranks, comparing docnos only when their hashes match.
+bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
+  std::size_t size = 16;
+  while (size < order.size() * 2) size *= 2;
+  seen_.assign(size, UINT32_MAX);
+  const std::size_t mask = size - 1;
+  for (const std::uint32_t index : order) {
+    const QueryRun::Doc& doc = run.docs[index];
+    for (std::size_t i = static_cast<std::size_t>(doc.hash) & mask;; i = (i + 1) & mask) {
+      if (seen_[i] == UINT32_MAX) {
+        seen_[i] = index;
+        break;
+      }
+      const QueryRun::Doc& other = run.docs[seen_[i]];
+      if (other.hash == doc.hash && run.docno(other) == run.docno(doc)) return true;
+    }
+  }
+  return false;
+}
+
+// A docno retrieved twice is an error, as in trec_eval. The kept documents sorted by docno, then
+// rank, put repeats side by side; the one reported is the repeat met first going down the
+// ranking.
+void Evaluator::report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
+  std::vector<std::pair<std::string_view, std::uint32_t>> by_docno;
+  by_docno.reserve(order.size());
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    by_docno.emplace_back(run.docno(run.docs[order[r]]), static_cast<std::uint32_t>(r));
+  }
+  std::sort(by_docno.begin(), by_docno.end());
+  std::size_t repeat = by_docno.size();  // index of the earliest-ranked repeat
+  for (std::size_t i = 1; i < by_docno.size(); ++i) {
+    if (by_docno[i].first != by_docno[i - 1].first) continue;
+    if (repeat == by_docno.size() || by_docno[i].second < by_docno[repeat].second) repeat = i;
+  }
+  if (repeat == by_docno.size()) return;
+  // The first ranked copy of that docno, and the repeat.
+  std::size_t first = repeat;
+  while (first > 0 && by_docno[first - 1].first == by_docno[repeat].first) --first;
+  const auto& a = run.docs[order[by_docno[first].second]];
+  const auto& b = run.docs[order[by_docno[repeat].second]];
+  const auto& later = a.line < b.line ? b : a;
+  const auto& earlier = a.line < b.line ? a : b;
+  errors_.add(Source::run, later.line, later.column,
+              "document " + quote(by_docno[repeat].first) + " is retrieved twice for query " +
+                  quote(run.qid) + " (lines " + std::to_string(earlier.line) + " and " +
+                  std::to_string(later.line) + "); trec_eval rejects this, keep one line");
+}
+
 QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   const std::size_t all = run.docs.size();
   // Rank by score descending, then docno descending (trec_eval's tie-break; ascending when it
@@ -420,40 +470,20 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   std::vector<std::uint32_t>& order = order_;  // reused from query to query
   order.resize(all);
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+  const auto before = [&](std::uint32_t a, std::uint32_t b) {
     const auto& da = run.docs[a];
     const auto& db = run.docs[b];
     if (da.score != db.score) return da.score > db.score;
     return preferences ? run.docno(da) < run.docno(db) : run.docno(da) > run.docno(db);
-  });
+  };
+  // Runs are mostly written in rank order already: a check in one pass spares the sort.
+  if (!std::is_sorted(order.begin(), order.end(), before)) {
+    std::sort(order.begin(), order.end(), before);
+  }
   const std::size_t n = depth_of(options_.max_per_query, all);
   order.resize(n);
-  // A docno retrieved twice (within the documents kept) is an error, as in trec_eval. The kept
-  // documents sorted by docno, then rank, put repeats side by side; the one reported is the
-  // repeat met first going down the ranking.
-  std::vector<std::pair<std::string_view, std::uint32_t>>& by_docno = by_docno_;
-  by_docno.clear();
-  for (std::size_t r = 0; r < n; ++r) {
-    by_docno.emplace_back(run.docno(run.docs[order[r]]), static_cast<std::uint32_t>(r));
-  }
-  std::sort(by_docno.begin(), by_docno.end());
-  std::size_t repeat = by_docno.size();  // index of the earliest-ranked repeat
-  for (std::size_t i = 1; i < by_docno.size(); ++i) {
-    if (by_docno[i].first != by_docno[i - 1].first) continue;
-    if (repeat == by_docno.size() || by_docno[i].second < by_docno[repeat].second) repeat = i;
-  }
-  if (repeat != by_docno.size()) {
-    // The first ranked copy of that docno, and the repeat.
-    std::size_t first = repeat;
-    while (first > 0 && by_docno[first - 1].first == by_docno[repeat].first) --first;
-    const auto& a = run.docs[order[by_docno[first].second]];
-    const auto& b = run.docs[order[by_docno[repeat].second]];
-    const auto& later = a.line < b.line ? b : a;
-    const auto& earlier = a.line < b.line ? a : b;
-    errors_.add(Source::run, later.line, later.column,
-                "document " + quote(by_docno[repeat].first) + " is retrieved twice for query " +
-                    quote(run.qid) + " (lines " + std::to_string(earlier.line) + " and " +
-                    std::to_string(later.line) + "); trec_eval rejects this, keep one line");
+  if (has_repeat(run, order)) {
+    report_repeat(run, order);
     return {};
   }
   if (preferences) return evaluate_preferences(run, order, qrels);
@@ -476,14 +506,13 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   const auto rank_against = [&](const QueryQrels& judged, std::vector<std::string_view>* docnos) {
     Ranked r;
     r.rel.reserve(n);
-    std::string key;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::string_view docno = run.docno(run.docs[order[i]]);
-      key.assign(docno);
-      const auto j = judged.by_doc.find(key);
-      const std::int64_t rel = j == judged.by_doc.end() ? kNotInPool
-                               : j->second.grade < 0    ? kJudgedNegative
-                                                        : j->second.grade;
+      const QueryRun::Doc& doc = run.docs[order[i]];
+      const std::string_view docno = run.docno(doc);
+      const JudgedDocs::Entry* j = judged.by_doc.find(docno, doc.hash);
+      const std::int64_t rel = j == nullptr   ? kNotInPool
+                               : j->grade < 0 ? kJudgedNegative
+                                              : j->grade;
       if (options_.judged_only && rel < 0) continue;
       r.rel.push_back(rel);
       if (docnos != nullptr) docnos->push_back(docno);
@@ -577,6 +606,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
       if (grade < 0) bound += std::fabs(gain) * as_count(ranked.num_ret());
     }
     if (!std::isfinite(bound)) {
+      gains_overflowed_ = true;
       for (std::size_t i = 0; i < width; ++i) values[i] = std::numeric_limits<double>::quiet_NaN();
     }
     if (!gain_order_reported_) {
@@ -640,8 +670,9 @@ QueryRun stand_in_ranking(const std::string& qid) {
   QueryRun run;
   run.qid = qid;
   const std::string docno = "ceci_nest_pas_un_docno";
-  run.docnos = docno;
-  run.docs.push_back(QueryRun::Doc{1.0, 0, 0, 0, static_cast<std::uint32_t>(docno.size())});
+  run.add_docno(docno);
+  run.docs.push_back(
+      QueryRun::Doc{1.0, 0, 0, 0, static_cast<std::uint32_t>(docno.size()), docno_hash(docno)});
   return run;
 }
 
@@ -879,8 +910,7 @@ void Session::finish_qrels() {
 
 void Session::start_run(bool buffer_all) {
   evaluator_ = std::make_unique<Evaluator>(qrels_, options_);
-  run_ = std::make_unique<RunReader>([this](QueryRun&& q) { evaluator_->add(std::move(q)); },
-                                     buffer_all);
+  run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
 }
 
 void Session::feed_run(std::string_view chunk) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -123,6 +124,70 @@ void report_swapped(Source reading, std::uint32_t number, DiagnosticList& errors
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+// Docno hashes and the judged documents of a query
+
+std::uint64_t docno_hash(std::string_view docno) {
+  const char* p = docno.data();
+  const std::size_t n = docno.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xFF51AFD7ED558CCDull);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p + i, 8);
+    h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  if (i < n) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p + i, n - i);
+    h = (h ^ word) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+  }
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+const JudgedDocs::Entry* JudgedDocs::find(std::string_view docno, std::uint64_t hash) const {
+  if (slots_.empty()) return nullptr;
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t slot = slots_[i];
+    if (slot == 0) return nullptr;
+    const Entry& e = entries_[slot - 1];
+    if (e.hash == hash && this->docno(e) == docno) return &e;
+  }
+}
+
+const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_t hash,
+                                            std::int64_t grade, std::uint32_t line) {
+  if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t slot = slots_[i];
+    if (slot == 0) {
+      entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size()),
+                               static_cast<std::uint32_t>(docno.size())});
+      docnos_.insert(docnos_.end(), docno.begin(), docno.end());
+      slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      return nullptr;
+    }
+    const Entry& e = entries_[slot - 1];
+    if (e.hash == hash && this->docno(e) == docno) return &e;
+  }
+}
+
+// Kept at most half full: doubles the table and places every entry again.
+void JudgedDocs::grow() {
+  slots_.assign(std::max<std::size_t>(16, slots_.size() * 2), 0);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t k = 0; k < entries_.size(); ++k) {
+    std::size_t i = static_cast<std::size_t>(entries_[k].hash) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = static_cast<std::uint32_t>(k + 1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // QrelsReader
 
 void QrelsReader::feed(std::string_view chunk) {
@@ -138,7 +203,7 @@ void QrelsReader::finish() {
   const auto count_grades = [](QueryQrels& query) {
     std::vector<std::int64_t> grades;
     grades.reserve(query.by_doc.size());
-    for (const auto& [doc, j] : query.by_doc) {
+    for (const JudgedDocs::Entry& j : query.by_doc.entries()) {
       if (j.grade >= 0) grades.push_back(j.grade);
     }
     std::sort(grades.begin(), grades.end(), std::greater<>());
@@ -206,11 +271,12 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
     return;
   }
   if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
-  auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
-  QueryQrels* into = &query_it->second;
+  bool new_query = false;
+  QueryQrels& query = query_of(f[0].text, &new_query);
+  QueryQrels* into = &query;
   const bool judgment_groups = format_ == RelFormat::qrels_jg;
   if (judgment_groups) {
-    auto& groups = query_it->second.groups;
+    auto& groups = query.groups;
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const JudgmentGroup& g) { return g.id == f[1].text; });
     if (group == groups.end()) {
@@ -220,20 +286,32 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
     }
     into = &group->judged;
   }
-  auto [it, inserted] =
-      into->by_doc.emplace(std::string(f[2].text), QueryQrels::Judged{*grade, number});
-  if (!inserted) {
+  const std::size_t bytes_before = into->by_doc.bytes();
+  const JudgedDocs::Entry* judged_before =
+      into->by_doc.insert(f[2].text, docno_hash(f[2].text), *grade, number);
+  if (judged_before != nullptr) {
     errors_.add(Source::qrels, number, column_of(text, f[2].offset),
                 "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
                     (judgment_groups ? " in judgment group " + quote(f[1].text) : "") +
-                    " (first on line " + std::to_string(it->second.line) +
+                    " (first on line " + std::to_string(judged_before->line) +
                     "); trec_eval rejects this, keep one line");
     return;
   }
   ++judgments_;
   kept_ +=
-      f[2].text.size() + kJudgmentOverhead + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+      into->by_doc.bytes() - bytes_before + (new_query ? f[0].text.size() + kQueryOverhead : 0);
   check_memory(number);
+}
+
+// The query a line is about: the previous line's, most often, found without a lookup.
+QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
+  *created = false;
+  if (last_query_ != nullptr && qid == last_qid_) return *last_query_;
+  auto [it, inserted] = queries_.try_emplace(std::string(qid));
+  *created = inserted;
+  last_qid_.assign(qid);
+  last_query_ = &it->second;  // a map's elements stay where they are
+  return it->second;
 }
 
 void QrelsReader::check_memory(std::uint32_t number) {
@@ -279,9 +357,10 @@ void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
     return;
   }
   if (report_long_docno(f[3], text, number, Source::qrels, errors_)) return;
-  auto [query_it, new_query] = queries_.try_emplace(std::string(f[0].text));
-  query_it->second.preferences.push_back(Preference{std::string(f[1].text), std::string(f[2].text),
-                                                    std::string(f[3].text), *level, number});
+  bool new_query = false;
+  query_of(f[0].text, &new_query)
+      .preferences.push_back(Preference{std::string(f[1].text), std::string(f[2].text),
+                                        std::string(f[3].text), *level, number});
   ++judgments_;
   kept_ += f[1].text.size() + f[2].text.size() + f[3].text.size() + kJudgmentOverhead +
            (new_query ? f[0].text.size() + kQueryOverhead : 0);
@@ -359,7 +438,7 @@ void RunReader::finish() {
   lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
   close_current();
   if (buffer_all_) {
-    for (auto& [qid, run] : buffered_) on_query_(std::move(run));
+    for (const auto& [qid, run] : buffered_) on_query_(run);
     buffered_.clear();
   }
   if (!any_line_ && errors_.empty()) {
@@ -423,7 +502,7 @@ void RunReader::close_current() {
       for (QueryRun::Doc d : current_.docs) {
         const std::string_view docno = current_.docno(d);
         d.offset = static_cast<std::uint32_t>(into.docnos.size());
-        into.docnos.append(docno);
+        into.add_docno(docno);
         into.docs.push_back(d);
       }
     }
@@ -432,14 +511,59 @@ void RunReader::close_current() {
     kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
     kept_ += current_.qid.size() + kQueryOverhead;
     closed_insert(query_hash(current_.qid));
-    if (errors_.empty()) on_query_(std::move(current_));
+    if (errors_.empty()) on_query_(current_);
+    // Emptied, not replaced: the next query reuses the buffers.
+    current_.qid.clear();
+    current_.docs.clear();
+    current_.docnos.clear();
+    return;
   }
   current_ = QueryRun{};
 }
 
+// The common line read in one pass: fields split on spaces and tabs, no control character, six
+// fields or more, a decimal score, a docno of an allowed length. Anything else (and the first
+// line, which may belong to a qrels file) returns false, for line() to read and report.
+bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
+  Field f[6];
+  std::size_t count = 0;
+  unsigned char high = 0;  // any byte >= 0x80, which makes a column differ from an offset
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    auto c = static_cast<unsigned char>(p[i]);
+    if (c == ' ' || c == '\t') {
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7F) return false;
+    const std::size_t start = i;
+    while (i < n) {
+      c = static_cast<unsigned char>(p[i]);
+      if (c <= ' ' || c == 0x7F) break;
+      high |= c;
+      ++i;
+    }
+    // Fields after the tag are ignored, but still looked through for control characters.
+    if (count < 6)
+      f[count] = Field{text.substr(start, i - start), static_cast<std::uint32_t>(start)};
+    ++count;
+  }
+  if (count == 0 || f[0].text.front() == '#') return true;  // blank, or a comment
+  if (count < 6 || f[2].text.size() > kMaxDocIdBytes) return false;
+  const auto score = parse_decimal(f[4].text);
+  if (!score) return false;
+  const std::uint32_t column = (high & 0x80) != 0 ? column_of(text, f[2].offset) : f[2].offset + 1;
+  accept(f, *score, column, number);
+  return true;
+}
+
 void RunReader::line(std::string_view text, std::uint32_t number) {
+  if (stopped_) return;
+  if (any_line_ && fast_line(text, number)) return;
   // trec_eval skips a run line whose first non-blank character is '#'.
-  if (stopped_ || is_ascii_blank_line(text) || trim_ascii(text).front() == '#') return;
+  if (is_ascii_blank_line(text) || trim_ascii(text).front() == '#') return;
   const bool first = !any_line_;
   any_line_ = true;
   if (report_control_character(text, Source::run, number, errors_)) return;
@@ -467,6 +591,10 @@ void RunReader::line(std::string_view text, std::uint32_t number) {
     return;
   }
   if (report_long_docno(f[2], text, number, Source::run, errors_)) return;
+  accept(f, *score, column_of(text, f[2].offset), number);
+}
+
+void RunReader::accept(const Field* f, double score, std::uint32_t column, std::uint32_t number) {
   // trec_eval's runid is the tag of the last line.
   if (f[5].text != run_tag_) run_tag_.assign(f[5].text);
   if (f[0].text != current_.qid) {
@@ -474,10 +602,10 @@ void RunReader::line(std::string_view text, std::uint32_t number) {
     current_.qid.assign(f[0].text);
     if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;
   }
-  current_.docs.push_back(QueryRun::Doc{*score, number, column_of(text, f[2].offset),
-                                        static_cast<std::uint32_t>(current_.docnos.size()),
-                                        static_cast<std::uint32_t>(f[2].text.size())});
-  current_.docnos.append(f[2].text);
+  current_.docs.push_back(
+      QueryRun::Doc{score, number, column, static_cast<std::uint32_t>(current_.docnos.size()),
+                    static_cast<std::uint32_t>(f[2].text.size()), docno_hash(f[2].text)});
+  current_.add_docno(f[2].text);
   kept_ += kRunDocOverhead + f[2].text.size();
   if (kept_ > memory_limit_) {
     errors_.add(Source::run, number, 0,

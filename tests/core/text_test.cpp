@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +57,69 @@ TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
   bool out_of_range = false;
   CHECK_FALSE(parse_decimal("1e400", &out_of_range).has_value());
   CHECK(out_of_range);
+}
+
+namespace {
+// What parse_decimal accepts, written out as a grammar, with strtod rounding: the reading it must
+// agree with bit for bit.
+std::optional<double> reference_decimal(const std::string& text) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    std::size_t count = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++count;
+    return count;
+  };
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') ++i, mantissa += digits();
+  if (mantissa == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+TEST_CASE("parse_decimal reads what strtod reads, rounded the same, for random decimal text") {
+  // Text built from the characters of numbers, and long digit strings near a double's limits:
+  // halfway cases, subnormals, 20-digit mantissas, exponents out of range.
+  std::uint64_t x = 20261124;
+  const auto next = [&](std::uint64_t bound) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % bound;
+  };
+  const std::string alphabet = "0123456789012345678901234567890123456789+-.eE.i";
+  int numbers = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::string text;
+    const std::size_t length = 1 + next(n % 4 == 0 ? 40 : 12);
+    for (std::size_t k = 0; k < length; ++k) text += alphabet[next(alphabet.size())];
+    if (n % 3 == 0) text = std::to_string(next(1000000)) + "." + text;
+    if (n % 7 == 0) text = std::to_string(next(100)) + "e" + std::to_string(int(next(700)) - 350);
+    CAPTURE(text);
+    const auto expected = reference_decimal(text);
+    const auto got = parse_decimal(text);
+    REQUIRE(got.has_value() == expected.has_value());
+    if (got) REQUIRE(std::memcmp(&*got, &*expected, sizeof(double)) == 0);
+    numbers += got ? 1 : 0;
+  }
+  CHECK(numbers > 50000);  // both readings are exercised
+  CHECK(numbers < 190000);
+  for (const char* edge :
+       {"2.2250738585072011e-308", "4.9406564584124654e-324", "2.4703282292062327e-324",
+        "2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308",
+        "9007199254740993", "0.1000000000000000055511151231257827", "-0", "+.0e-0"}) {
+    CAPTURE(edge);
+    const auto expected = reference_decimal(edge);
+    const auto got = parse_decimal(edge);
+    REQUIRE(got.has_value() == expected.has_value());
+    if (got) CHECK(std::memcmp(&*got, &*expected, sizeof(double)) == 0);
+  }
 }
 
 TEST_CASE("slide notations of a document id normalise to one id") {

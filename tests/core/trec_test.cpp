@@ -138,7 +138,7 @@ TEST_CASE("a grouped run is handed over one query at a time") {
   qrels.feed("1 0 a 1\n2 0 b 1\n");
   qrels.finish();
   std::vector<std::string> seen;
-  RunReader run([&](QueryRun&& q) { seen.push_back(q.qid); });
+  RunReader run([&](const QueryRun& q) { seen.push_back(q.qid); });
   run.feed("1 Q0 a 1 1 t\n1 Q0 c 2 0.5 t\n2 Q0 b 1 1 t\n");
   CHECK(seen == std::vector<std::string>{"1"});  // query 1 is complete before the file ends
   run.finish();
@@ -183,7 +183,7 @@ TEST_CASE("what the readers and the evaluator keep is bounded, with an error nam
   }
   SUBCASE("one query of a run") {
     std::size_t handed_over = 0;
-    RunReader run([&](QueryRun&&) { ++handed_over; }, false, 4096);
+    RunReader run([&](const QueryRun&) { ++handed_over; }, false, 4096);
     std::string text;
     for (int i = 0; i < 1000; ++i) text += "1 Q0 doc" + std::to_string(i) + " 1 1 t\n";
     run.feed(text);
@@ -194,7 +194,7 @@ TEST_CASE("what the readers and the evaluator keep is bounded, with an error nam
     CHECK(handed_over == 0);
   }
   SUBCASE("a grouped run holds one query at a time, so many small queries fit") {
-    RunReader run([](QueryRun&&) {}, false, 4096);
+    RunReader run([](const QueryRun&) {}, false, 4096);
     std::string text;
     for (int q = 0; q < 20; ++q) {
       for (int i = 0; i < 20; ++i)
@@ -217,7 +217,7 @@ TEST_CASE("what the readers and the evaluator keep is bounded, with an error nam
     EvalOptions options;
     options.results_memory_limit = 4096;
     Evaluator evaluator(qrels, options);
-    RunReader run([&](QueryRun&& q) { evaluator.add(std::move(q)); });
+    RunReader run([&](const QueryRun& q) { evaluator.add(q); });
     run.feed(run_text);
     run.finish();
     const Evaluation e = evaluator.finish(run);
@@ -242,7 +242,7 @@ TEST_CASE("qrels and run files given the other way round are said once, not an e
   CHECK(qrels_errors[0].message.find("were the qrels and run files swapped?") != std::string::npos);
 
   std::size_t queries = 0;
-  RunReader as_run([&](QueryRun&&) { ++queries; });
+  RunReader as_run([&](const QueryRun&) { ++queries; });
   as_run.feed(qrels);
   as_run.finish();
   const auto run_errors = as_run.errors().finish();

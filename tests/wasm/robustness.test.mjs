@@ -102,13 +102,15 @@ test('a core that fails returns an error value, and the next call gets a fresh c
   assert.equal(streamFailed.ok, false);
   assert.equal(streamFailed.errors[0].source, 'qrels');
   // A core that fails while feeding says which file, and how far into it.
+  // Chunks go through a buffer in the module's memory.
   class FailsOnRun {
-    feedQrels() {}
+    chunkBuffer() { return 0; }
+    feedQrelsBuffer() {}
     finishQrels() {}
-    feedRun() { trap(); }
+    feedRunBuffer() { trap(); }
     delete() {}
   }
-  const midRun = await makeCalculator({ TrecSession: FailsOnRun }).evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: () => ['1 Q0 d 1 1 t\n'] });
+  const midRun = await makeCalculator({ TrecSession: FailsOnRun, HEAPU8: new Uint8Array(64) }).evaluateStreams({ qrels: () => ['1 0 d 1\n'], run: () => ['1 Q0 d 1 1 t\n'] });
   assert.equal(midRun.errors[0].source, 'run');
   assert.match(midRun.errors[0].message, /while reading the run file, at byte 0 \(/);
 });

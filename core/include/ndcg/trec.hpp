@@ -61,12 +61,51 @@ struct Preference {
   std::uint32_t line;
 };
 
-struct QueryQrels {
-  struct Judged {
+// A docno's 64-bit hash, the same in the readers (run and qrels) and the evaluator: a
+// document's judgment is found, and a document retrieved twice noticed, by comparing hashes
+// first and bytes only when they match. Eight bytes at a time, with a multiply-xorshift mix.
+std::uint64_t docno_hash(std::string_view docno);
+
+// One query's judged documents, in insertion order: their docnos in one string and an
+// open-addressed table of their hashes, so that a judgment costs no allocation of its own.
+class JudgedDocs {
+ public:
+  struct Entry {
+    std::uint64_t hash;
     std::int64_t grade;
     std::uint32_t line;
+    std::uint32_t offset;  // into the docnos
+    std::uint32_t length;
   };
-  std::unordered_map<std::string, Judged> by_doc;
+
+  // Adds a judgment; when `docno` is judged already, adds nothing and returns the judgment there.
+  const Entry* insert(std::string_view docno, std::uint64_t hash, std::int64_t grade,
+                      std::uint32_t line);
+  const Entry* find(std::string_view docno, std::uint64_t hash) const;
+  const Entry* find(std::string_view docno) const { return find(docno, docno_hash(docno)); }
+
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  const std::vector<Entry>& entries() const { return entries_; }
+  std::string_view docno(const Entry& e) const {
+    return std::string_view(docnos_.data() + e.offset, e.length);
+  }
+  // Bytes held, for the readers' memory estimate.
+  std::size_t bytes() const {
+    return entries_.capacity() * sizeof(Entry) + docnos_.capacity() +
+           slots_.capacity() * sizeof(std::uint32_t);
+  }
+
+ private:
+  void grow();
+
+  std::vector<Entry> entries_;
+  std::vector<char> docnos_;          // a vector, not a string: its appends inline
+  std::vector<std::uint32_t> slots_;  // index into entries_ + 1; 0 is empty
+};
+
+struct QueryQrels {
+  JudgedDocs by_doc;
   // Judged documents per grade, for grades >= 0, best grade first: sparse, so a grade of 10^18
   // costs one entry (filled by QrelsReader::finish).
   std::vector<std::pair<std::int64_t, std::int64_t>> grade_counts;
@@ -119,12 +158,15 @@ class QrelsReader {
   void preference_line(std::string_view text, std::uint32_t number);
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
   void check_memory(std::uint32_t number);
+  QueryQrels& query_of(std::string_view qid, bool* created);
 
   LineSplitter lines_;
   RelFormat format_ = RelFormat::qrels;
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
+  std::string last_qid_;
+  QueryQrels* last_query_ = nullptr;
   DiagnosticList errors_;
   std::size_t judgments_ = 0;
   std::size_t memory_limit_;
@@ -143,13 +185,17 @@ struct QueryRun {
     std::uint32_t column;  // of the docno
     std::uint32_t offset;  // into `docnos`
     std::uint32_t length;
+    std::uint64_t hash;  // docno_hash of the docno
   };
   std::string qid;
   std::vector<Doc> docs;
-  std::string docnos;
+  std::vector<char> docnos;  // a vector, not a string: its appends inline
 
   std::string_view docno(const Doc& d) const {
-    return std::string_view(docnos).substr(d.offset, d.length);
+    return std::string_view(docnos.data() + d.offset, d.length);
+  }
+  void add_docno(std::string_view docno) {
+    docnos.insert(docnos.end(), docno.begin(), docno.end());
   }
 };
 
@@ -159,7 +205,7 @@ struct QueryRun {
 // which keeps every query until finish().
 class RunReader {
  public:
-  using OnQuery = std::function<void(QueryRun&&)>;
+  using OnQuery = std::function<void(const QueryRun&)>;
 
   // Errors as for QrelsReader (a score must be a finite decimal number), and more than
   // `memory_limit` bytes held at once: one query's documents, or every query when buffer_all.
@@ -176,6 +222,8 @@ class RunReader {
 
  private:
   void line(std::string_view text, std::uint32_t number);
+  bool fast_line(std::string_view text, std::uint32_t number);
+  void accept(const Field* fields, double score, std::uint32_t column, std::uint32_t number);
   void close_current();
 
   OnQuery on_query_;
@@ -404,13 +452,15 @@ class Evaluator {
   Evaluator(const QrelsReader& qrels, EvalOptions options);
   ~Evaluator();
 
-  void add(QueryRun&& run);
+  void add(const QueryRun& run);
   Evaluation finish(const RunReader& reader);
 
   const std::vector<Column>& columns() const { return columns_; }
 
  private:
   QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
+  bool has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
+  void report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
   QueryValues zeroed(const std::string& qid) const;  // every column 0 (or "")
   QueryValues evaluate_preferences(const QueryRun& run, const std::vector<std::uint32_t>& order,
                                    const QueryQrels& qrels);
@@ -424,7 +474,6 @@ class Evaluator {
   const QrelsReader& qrels_;
   EvalOptions options_;
   std::vector<Column> columns_;
-  std::vector<bool> gain_columns_;   // the column's measure has a gain map
   std::vector<std::size_t> widths_;  // the number of columns of each measure, in their order
   bool any_text_ = false;            // a column holds text (relstring)
   std::map<std::string, QueryValues> results_;
@@ -432,13 +481,14 @@ class Evaluator {
   std::map<std::string, Explanation> explanations_;  // explain_all
   // Scratch space of evaluate(), kept from query to query: the ranking, and its docnos sorted.
   std::vector<std::uint32_t> order_;
-  std::vector<std::pair<std::string_view, std::uint32_t>> by_docno_;
+  std::vector<std::uint32_t> seen_;  // an open-addressed table of documents, by docno hash
   std::optional<Working> working_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
   std::unordered_set<std::string> runs_without_qrels_;
   std::size_t kept_ = 0;  // estimated bytes of results_ and runs_without_qrels_
   bool overflow_reported_ = false;
+  bool gains_overflowed_ = false;  // in the query being evaluated
   bool gain_order_reported_ = false;
   bool err_grade_reported_ = false;
   std::vector<std::string> negative_only_;  // queries judged only negative (the first few)
