@@ -1,8 +1,16 @@
-// A run of 5,000 queries × 1,000 documents (about 180 MB), generated deterministically, evaluated
-// by ndcg-calc (time, peak memory) and by the page's TREC mode in Chromium (time, progress, how
-// long the page's frames take while the worker reads). Prints the figures; asserts nothing.
+// TREC evaluation speed, one table, every figure from the same run of this script:
+//  * runs of 500 and 5,000 queries × 1,000 documents (about 17 and 174 MB), generated
+//    deterministically, with qrels judging about one document in 17;
+//  * each evaluator evaluates each run RUNS times (the table gives the range, not the best):
+//    trec_eval (when it is on PATH, for comparison), ndcg-calc (Node, wasm core), the native
+//    ndcg-calc when it has been built, and the page's TREC mode in headless Chromium (time from
+//    choosing the run file to the means shown, and the page's slowest frame meanwhile);
+//  * time, MB/s, peak resident memory (/usr/bin/time), the ratio to trec_eval's time from the
+//    same run, and the growth from the small run to the large one (time per MB).
+// The outputs of every evaluator are compared with trec_eval's when it is there. Prints the
+// figures; asserts nothing (speed is not a test).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,18 +18,20 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const DIR = join(tmpdir(), 'ndcg-calculator-bench');
-const RUN = join(DIR, 'run-5000x1000.run');
-const QRELS = join(DIR, 'qrels-5000.qrels');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
+const SIZES = [500, 5000];
 
-async function generate() {
+async function generate(queries) {
   mkdirSync(DIR, { recursive: true });
-  if (existsSync(RUN) && existsSync(QRELS)) return;
+  const run = join(DIR, `run-${queries}x1000.run`);
+  const qrels = join(DIR, `qrels-${queries}.qrels`);
+  if (existsSync(run) && existsSync(qrels)) return { run, qrels };
   let x = 20261122;
   const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 16);  // the high bits
-  const run = createWriteStream(RUN);
-  const qrels = createWriteStream(QRELS);
-  for (let q = 0; q < 5000; q++) {
+  const runOut = createWriteStream(`${run}.part`);
+  const qrelsOut = createWriteStream(`${qrels}.part`);
+  for (let q = 0; q < queries; q++) {
     const qid = String(301 + q);
     let lines = '';
     let judged = '';
@@ -31,28 +41,37 @@ async function generate() {
       lines += `${qid} Q0 ${doc} ${i + 1} ${(30 - i * 0.0273).toFixed(4)} run\n`;
       if (next() % 17 === 0) judged += `${qid} 0 ${doc} ${next() % 4}\n`;
     }
-    if (!run.write(lines)) await once(run, 'drain');
-    qrels.write(judged || `${qid} 0 none 0\n`);
+    if (!runOut.write(lines)) await once(runOut, 'drain');
+    qrelsOut.write(judged || `${qid} 0 none 0\n`);
   }
-  run.end();
-  qrels.end();
-  await Promise.all([once(run, 'finish'), once(qrels, 'finish')]);
+  runOut.end();
+  qrelsOut.end();
+  await Promise.all([once(runOut, 'finish'), once(qrelsOut, 'finish')]);
+  // Renamed only when whole, so that an interrupted generation is not taken for a finished one.
+  renameSync(`${run}.part`, run);
+  renameSync(`${qrels}.part`, qrels);
+  return { run, qrels };
 }
 
-function cli() {
-  const timed = existsSync('/usr/bin/time');
-  const args = ['wasm/cli.mjs', '-q', ...MEASURES, QRELS, RUN];
+function onPath(name) {
+  const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** One whole process: seconds, peak RSS in MB (when /usr/bin/time is there), and its stdout. */
+function timed(command, args) {
+  const withTime = existsSync('/usr/bin/time');
   const started = process.hrtime.bigint();
-  const r = timed
-    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = withTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (r.status !== 0) throw new Error(`ndcg-calc failed: ${r.stderr}`);
-  const peakKB = timed ? Number(r.stderr.trim().split('\n').at(-1)) : null;
-  return { seconds, peakMB: peakKB && Math.round(peakKB / 1024), lines: r.stdout.split('\n').length - 1 };
+  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
+  const peakMB = withTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : null;
+  return { seconds, peakMB, stdout: r.stdout };
 }
 
-async function page() {
+async function pageRun(files) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -61,32 +80,86 @@ async function page() {
   await tab.goto(pathToFileURL(resolve('dist/ndcg-calculator.html')).href);
   await tab.waitForSelector('body[data-ready="true"]');
   await tab.click('#tab-trec');
-  await tab.setInputFiles('#qrels-file', QRELS);
+  await tab.setInputFiles('#qrels-file', files.qrels);
+  // The page's frames while the worker reads: a requestAnimationFrame loop records the longest gap.
+  await tab.evaluate(() => {
+    window.benchFrames = { worst: 0, last: performance.now(), on: true };
+    const tick = (now) => {
+      const f = window.benchFrames;
+      f.worst = Math.max(f.worst, now - f.last);
+      f.last = now;
+      if (f.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
   const started = Date.now();
-  await tab.setInputFiles('#run-file', RUN);
-  const progress = [];
-  let worstFrame = 0;
-  for (;;) {
-    const state = await tab.evaluate(() => ({
-      value: document.getElementById('trec-progress-bar').value,
-      done: !document.getElementById('trec-results').hidden || document.getElementById('trec-status').textContent.startsWith('Not'),
-    }));
-    const frame = await tab.evaluate(() => new Promise((done) => { const s = performance.now(); requestAnimationFrame(() => done(performance.now() - s)); }));
-    worstFrame = Math.max(worstFrame, frame);
-    progress.push(Number(state.value.toFixed(2)));
-    if (state.done) break;
-    await tab.waitForTimeout(500);
-  }
+  await tab.setInputFiles('#run-file', files.run);
+  await tab.waitForFunction(() => !document.getElementById('trec-results').hidden ||
+    document.getElementById('trec-status').textContent.startsWith('Not'), null, { timeout: 600000, polling: 50 });
   const seconds = (Date.now() - started) / 1000;
-  const queries = await tab.locator('#trec-queries tbody tr').count();
+  const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
   await browser.close();
-  return { seconds, queries, progress, worstFrameMs: Math.round(worstFrame) };
+  return { seconds, worstFrameMs };
 }
 
-await generate();
-const megabytes = statSync(RUN).size / 1048576;
-const c = cli();
-const p = await page();
-console.log(JSON.stringify({ runMB: Number(megabytes.toFixed(1)), cli: c, page: p }, null, 2));
-console.log(`TREC run of ${megabytes.toFixed(0)} MB: ndcg-calc ${c.seconds.toFixed(1)} s (${(megabytes / c.seconds).toFixed(0)} MB/s), ` +
-  `peak ${c.peakMB ?? '?'} MB; page ${p.seconds.toFixed(1)} s for ${p.queries} queries, slowest frame ${p.worstFrameMs} ms while reading`);
+const range = (xs, digits) => {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
+};
+
+const trecEval = process.env.TREC_EVAL ?? onPath('trec_eval');
+const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;
+const evaluators = [
+  ...(trecEval ? [{ name: 'trec_eval', command: trecEval, args: [] }] : []),
+  { name: 'ndcg-calc (Node, wasm)', command: process.execPath, args: ['wasm/cli.mjs'] },
+  ...(nativeCli ? [{ name: 'ndcg-calc (native)', command: nativeCli, args: [] }] : []),
+];
+
+const rows = [];
+for (const queries of SIZES) {
+  const files = await generate(queries);
+  const megabytes = statSync(files.run).size / 1048576;
+  const reference = {};
+  for (const e of evaluators) {
+    const times = [];
+    const peaks = [];
+    let same = null;
+    for (let i = 0; i < RUNS; i++) {
+      const r = timed(e.command, [...e.args, '-q', ...MEASURES, files.qrels, files.run]);
+      times.push(r.seconds);
+      if (r.peakMB !== null) peaks.push(r.peakMB);
+      if (e.name === 'trec_eval') reference.stdout = r.stdout;
+      else if (reference.stdout !== undefined) same = (same ?? true) && r.stdout === reference.stdout;
+    }
+    if (e.name === 'trec_eval') reference.times = times;
+    rows.push({ queries, megabytes, name: e.name, times, peaks, same });
+  }
+  const page = [];
+  for (let i = 0; i < RUNS; i++) page.push(await pageRun(files));
+  rows.push({ queries, megabytes, name: 'page, TREC tab (Chromium, worker)', times: page.map((p) => p.seconds), peaks: [], same: null,
+    note: `slowest frame ${range(page.map((p) => p.worstFrameMs), 0)} ms` });
+  for (const row of rows.filter((r) => r.queries === queries)) {
+    // Each run's time against trec_eval's in the same position: the spread of the ratio.
+    row.ratio = reference.times ? row.times.map((t, i) => reference.times[i] / t) : null;
+  }
+}
+
+console.log(`TREC evaluation, -q with ${MEASURES.filter((m) => m !== '-m').join(', ')}; ${RUNS} runs each, range of the runs (not the best)\n`);
+console.log('| run | evaluator | time (s) | MB/s | peak RSS (MB) | trec_eval time ÷ this | output = trec_eval\'s | |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  const label = `${r.queries.toLocaleString('en')} × 1,000 (${r.megabytes.toFixed(0)} MB)`;
+  console.log(`| ${label} | ${r.name} | ${range(r.times, 2)} | ${range(r.times.map((t) => r.megabytes / t), 0)} | ` +
+    `${r.peaks.length ? range(r.peaks, 0) : '—'} | ${r.ratio && r.name !== 'trec_eval' ? `${range(r.ratio, 1)}×` : '—'} | ` +
+    `${r.same === null ? '—' : r.same ? 'yes' : 'NO'} | ${r.note ?? ''} |`);
+}
+console.log('\nScaling, seconds per MB (10× the input should take ≤ 11× the time):\n');
+console.log('| evaluator | small run (s/MB) | large run (s/MB) | large ÷ small time (bytes ×) |');
+console.log('| --- | --- | --- | --- |');
+for (const name of [...new Set(rows.map((r) => r.name))]) {
+  const [small, large] = SIZES.map((q) => rows.find((r) => r.queries === q && r.name === name));
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`| ${name} | ${(median(small.times) / small.megabytes).toFixed(4)} | ${(median(large.times) / large.megabytes).toFixed(4)} | ` +
+    `${(median(large.times) / median(small.times)).toFixed(1)}× (medians) for ${(large.megabytes / small.megabytes).toFixed(1)}× the bytes |`);
+}
