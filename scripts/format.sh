@@ -3,7 +3,7 @@
 # fails listing the files that are not formatted (npm test runs it so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=(core/include/ndcg/*.hpp core/src/*.cpp wasm/*.cpp tests/core/*.cpp tests/core/*.hpp
+files=(core/include/ndcg/*.hpp core/src/*.cpp core/tools/*.cpp wasm/*.cpp tests/core/*.cpp tests/core/*.hpp
   tests/fuzz/*.cpp tests/fuzz/*.hpp)
 if [ "${1:-}" = "--check" ]; then
   if ! clang-format --dry-run --Werror "${files[@]}" 2>/dev/null; then

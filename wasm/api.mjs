@@ -157,8 +157,12 @@ function sessionArguments({ measures = [], options = {}, explainQuery, explainCu
   return [measures.map(wellFormed), text];
 }
 
-function shapeEvaluation(raw, session, trecText) {
-  if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
+function shapeEvaluation(raw, session, trecText, commandLine) {
+  // What ndcg-calc prints for this result, formatted by the core (ndcg/cli.hpp).
+  const printed = commandLine
+    ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName)
+    : undefined;
+  if (!raw.ok) return printed ? { ok: false, errors: raw.errors, warnings: raw.warnings, commandLine: printed } : { ok: false, errors: raw.errors, warnings: raw.warnings };
   const names = raw.columns.map((c) => c.name);
   const valuesOf = (array) => Object.fromEntries(names.map((name, i) => [name, array[i]]));
   // Text columns (relstring) carry their text per query instead of a number.
@@ -185,6 +189,7 @@ function shapeEvaluation(raw, session, trecText) {
   // options.explainAll: every query's table, in trec_eval's query order
   if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shapeExplanation(explanation) }));
   if (raw.working) result.working = raw.working;
+  if (printed) result.commandLine = printed;
   return result;
 }
 
@@ -259,6 +264,29 @@ export function makeCalculator(firstCore, { restart } = {}) {
         measureSetList = Object.freeze(core.measureNicknames().map((n) => Object.freeze({ ...n, measures: Object.freeze(n.measures) })));
       }
       return measureSetList ?? [];
+    },
+
+    /**
+     * The ndcg-calc command line's arguments, read by the core as the native program reads
+     * them: { ok, error } or { ok, help, version, progress, files, measures, options: [[name,
+     * value], ...], zscoresFile }. For wasm/cli.mjs; the page's core does not carry it.
+     */
+    parseCommandLine(argv) {
+      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
+        throw new CalculatorUsageError('parseCommandLine() takes an array of strings');
+      }
+      if (core === null || typeof core.parseCommandLine !== 'function') {
+        throw new CalculatorUsageError('this core has no command line (it is the page\'s)');
+      }
+      return core.parseCommandLine(argv.map(wellFormed));
+    },
+
+    /** ndcg-calc -h's text, with the definitions of the measures named (-h -m NAME). */
+    commandLineHelp(measures = []) {
+      if (core === null || typeof core.commandLineHelp !== 'function') {
+        throw new CalculatorUsageError('this core has no command line (it is the page\'s)');
+      }
+      return core.commandLineHelp(measures.map(wellFormed));
     },
 
     explain(request) {
@@ -399,7 +427,7 @@ export function makeCalculator(firstCore, { restart } = {}) {
           await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
-        return shapeEvaluation(session.result(), session, request.trecText);
+        return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
       } catch (error) {
         if (error instanceof CalculatorUsageError) throw error;
         if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ndcg/check.hpp"
+#include "ndcg/cli.hpp"
 #include "ndcg/conventions.hpp"
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
@@ -179,6 +180,51 @@ std::vector<ndcg::OptionValue> option_values(const val& options) {
   }
   return values;
 }
+
+#ifdef NDCG_COMMAND_LINE
+std::vector<std::string> strings(const val& array) {
+  std::vector<std::string> out;
+  const auto count = array["length"].as<unsigned>();
+  for (unsigned i = 0; i < count; ++i) out.push_back(array[i].as<std::string>());
+  return out;
+}
+
+val string_array(const std::vector<std::string>& list) {
+  val out = val::array();
+  for (std::size_t i = 0; i < list.size(); ++i) out.set(i, list[i]);
+  return out;
+}
+
+// The ndcg-calc command line (ndcg/cli.hpp), for wasm/cli.mjs: what argv asks for. On a usage
+// error, `error` is the whole text to print on stderr.
+val parse_command_line(const val& argv) {
+  const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
+  val out = val::object();
+  out.set("ok", parsed.arguments.has_value());
+  if (!parsed.arguments) {
+    out.set("error", ndcg::cli::usage_error(parsed.error));
+    return out;
+  }
+  const ndcg::cli::Arguments& a = *parsed.arguments;
+  out.set("help", a.help);
+  out.set("version", a.version);
+  out.set("progress", a.progress);
+  out.set("files", string_array(a.files));
+  out.set("measures", string_array(a.measures));
+  val options = val::array();
+  for (std::size_t i = 0; i < a.options.size(); ++i) {
+    options.set(i, string_array({a.options[i].name, a.options[i].value}));
+  }
+  out.set("options", options);
+  out.set("zscoresFile", a.zscores_file ? val(*a.zscores_file) : val::null());
+  return out;
+}
+
+// -h's text, with the definitions of the measures named (-h -m NAME).
+std::string command_line_help(const val& measures) {
+  return ndcg::cli::help(strings(measures));
+}
+#endif
 
 val explain(const std::string& ranking, const std::string& judgments, const val& options) {
   return explanation_to_js(ndcg::explain(ranking, judgments, option_values(options)));
@@ -398,6 +444,8 @@ class TrecSession {
   val result() {
     val out = val::object();
     if (!option_errors_.empty()) {
+      evaluation_ = ndcg::trec::Evaluation{};
+      evaluation_.errors = option_errors_.finish();
       out.set("ok", false);
       out.set("errors", diagnostics_to_js(option_errors_.finish()));
       out.set("warnings", val::array());
@@ -463,6 +511,28 @@ class TrecSession {
     return ndcg::trec::format_trec(evaluation_, per_query, summary);
   }
 
+#ifdef NDCG_COMMAND_LINE
+  // What ndcg-calc prints for the last result() under `argv` (already checked by
+  // parse_command_line): { out, err, status }, the files named as on the command line.
+  val commandLineReport(const val& argv, const std::string& qrels_name,
+                        const std::string& run_name) const {
+    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
+    val out = val::object();
+    if (!parsed.arguments) {
+      out.set("out", std::string());
+      out.set("err", ndcg::cli::usage_error(parsed.error));
+      out.set("status", 2);
+      return out;
+    }
+    const ndcg::cli::Report r =
+        ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name);
+    out.set("out", r.out);
+    out.set("err", r.err);
+    out.set("status", r.status);
+    return out;
+  }
+#endif
+
  private:
   std::string_view buffered(std::size_t size) const {
     return std::string_view(buffer_).substr(0, size);
@@ -493,5 +563,13 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("feedRunBuffer", &TrecSession::feedRunBuffer)
       .function("finishRun", &TrecSession::finishRun)
       .function("result", &TrecSession::result)
-      .function("formatTrec", &TrecSession::formatTrec);
+      .function("formatTrec", &TrecSession::formatTrec)
+#ifdef NDCG_COMMAND_LINE
+      .function("commandLineReport", &TrecSession::commandLineReport)
+#endif
+      ;
+#ifdef NDCG_COMMAND_LINE
+  emscripten::function("parseCommandLine", &parse_command_line);
+  emscripten::function("commandLineHelp", &command_line_help);
+#endif
 }

@@ -194,7 +194,27 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
   qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   run: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   onProgress?: (progress: { file: 'qrels' | 'run'; bytes: number }) => void;
+  /**
+   * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
+   * stderr, exit status), the files named as given. Node's core only (wasm/cli.mjs uses it).
+   */
+  commandLine?: { argv: string[]; qrelsName: string; runName: string };
 }
+
+/** ndcg-calc's arguments, as the core reads them (the native program reads them the same way). */
+export type CommandLine =
+  | { ok: false; /** the whole text for stderr: the message and the usage line */ error: string }
+  | {
+      ok: true;
+      help: boolean;
+      version: boolean;
+      progress: boolean;
+      files: string[];
+      measures: string[];
+      /** evaluation options and conventions, in order, as EvaluateOptions names them */
+      options: [string, string][];
+      zscoresFile: string | null;
+    };
 
 export type Evaluation =
   | {
@@ -265,6 +285,10 @@ export interface Calculator {
   checkWorking(request: ExplainRequest & { working: string; quantity?: string }): WorkingCheck;
   /** One ranking under every preset, and what makes two presets (default trec_eval and sklearn) differ. */
   compareConventions(request: ExplainRequest & { between?: [PresetName, PresetName] }): ConventionsComparison;
+  /** ndcg-calc's arguments read (Node's core only: the page's does not carry the command line). */
+  parseCommandLine(argv: string[]): CommandLine;
+  /** ndcg-calc -h's text, with the definitions of the measures named. Node's core only. */
+  commandLineHelp(measures?: string[]): string;
 }
 
 export interface CheckedColumn {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ndcg/cli.hpp"
+
 using namespace ndcg;
 using namespace ndcg::trec;
 
@@ -26,30 +28,19 @@ struct Request {
   std::vector<Diagnostic> errors;
 };
 
-// The command line's flags (-q, -c, -l N, -M N, -R FORMAT, -m MEASURE), as the CLI reads them.
+// The case's flags, read as ndcg-calc reads them (ndcg/cli.hpp).
 Request parse_args(const nlohmann::json& args) {
+  std::vector<std::string> argv(args.begin(), args.end());
+  argv.insert(argv.end(), {"QRELS", "RUN"});
+  const cli::Parsed parsed = cli::parse_arguments(argv);
+  REQUIRE_MESSAGE(parsed.arguments.has_value(), parsed.error);
   Request r;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string a = args[i];
-    if (a == "-q")
-      r.per_query = true;
-    else if (a == "-c")
-      r.options.average_complete = true;
-    else if (a == "-l") {
-      if (auto e = set_eval_option(r.options, "relevanceLevel", args[++i].get<std::string>())) {
-        r.errors.push_back(*e);
-      }
-    } else if (a == "-M") {
-      if (auto e = set_eval_option(r.options, "maxPerQuery", args[++i].get<std::string>())) {
-        r.errors.push_back(*e);
-      }
-    } else if (a == "-R") {
-      if (auto e = set_eval_option(r.options, "relInfoFormat", args[++i].get<std::string>())) {
-        r.errors.push_back(*e);
-      }
-    } else if (a == "-m") {
-      if (auto e = add_measure(r.options, args[++i].get<std::string>())) r.errors.push_back(*e);
-    }
+  r.per_query = parsed.arguments->per_query;
+  for (const std::string& name : parsed.arguments->measures) {
+    if (auto e = add_measure(r.options, name)) r.errors.push_back(*e);
+  }
+  for (const Diagnostic& e : set_eval_options(r.options, parsed.arguments->options).finish()) {
+    r.errors.push_back(e);
   }
   return r;
 }

@@ -7,13 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { createCalculator } from '../../wasm/index.mjs';
+import { CLIS } from './clis.mjs';
 import { asBytes, asText } from '../bad-input/inputs.mjs';
 
 const CORPUS = JSON.parse(readFileSync(new URL('../bad-input/cases.json', import.meta.url), 'utf8'));
-const CLI = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
 const calc = await createCalculator();
 
 const runsIn = (c, layer) => !c.layers || c.layers.includes(layer);
@@ -70,7 +69,7 @@ for (const c of CORPUS.cases) {
     });
   }
   if (c.evaluate && runsIn(c, 'cli')) {
-    test(`bad input, ndcg-calc: ${c.name}`, () => {
+    for (const cli of CLIS) test(`bad input, ${cli.name}: ${c.name}`, () => {
       const { qrels, run, measures, options } = c.evaluate;
       const dir = mkdtempSync(join(tmpdir(), 'ndcg-bad-input-'));
       try {
@@ -79,7 +78,7 @@ for (const c of CORPUS.cases) {
         const args = measures.flatMap((m) => ['-m', m]);
         if (options.relevanceLevel !== undefined) args.push('-l', options.relevanceLevel);
         if (options.averageComplete === 'true') args.push('-c');
-        const r = spawnSync(process.execPath, [CLI, ...args, 'qrels.txt', 'run.txt'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+        const r = spawnSync(cli.command, [...cli.args, ...args, 'qrels.txt', 'run.txt'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
         // One line per message, never a stack trace or the module's source.
         assert.ok(r.stderr.length < 20_000, `stderr is ${r.stderr.length} characters`);
         assert.doesNotMatch(r.stderr, /^\s+at /m);

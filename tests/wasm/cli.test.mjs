@@ -1,4 +1,5 @@
-// The command line over tests/trec/cases.json: stdout must equal trec_eval 10.0's byte for byte.
+// The command line over tests/trec/cases.json: stdout must equal trec_eval 10.0's byte for byte,
+// from both programs (the Node one and the native one: tests/wasm/clis.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,118 +10,129 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { createCalculator } from '../../wasm/index.mjs';
+import { CLIS } from './clis.mjs';
 
 const TREC = fileURLToPath(new URL('../trec/', import.meta.url));
-const CLI = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(TREC, 'cases.json'), 'utf8'));
-const ndcgCalc = (args, input) => spawnSync(process.execPath, [CLI, ...args], { cwd: TREC, input, encoding: 'utf8' });
 
-for (const c of manifest.cases) {
-  test(`ndcg-calc: ${c.name}`, () => {
-    const r = ndcgCalc([...c.args, c.qrels, c.run]);
+for (const cli of CLIS) {
+  const ndcgCalc = (args, input) => spawnSync(cli.command, [...cli.args, ...args], { cwd: TREC, input, encoding: 'utf8' });
+
+  for (const c of manifest.cases) {
+    test(`${cli.name}: ${c.name}`, () => {
+      const r = ndcgCalc([...c.args, c.qrels, c.run]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+      for (const w of c.warnings ?? []) assert.match(r.stderr, new RegExp(`warning: .*${w.contains}`));
+    });
+  }
+
+  const differences = mkdtempSync(join(tmpdir(), 'ndcg-calc-differences-'));
+  for (const c of manifest.differences) {
+    test(`${cli.name} differs from trec_eval 10.0 on purpose, with a warning: ${c.name}`, () => {
+      const qrels = join(differences, 'test.qrels');
+      const run = join(differences, 'test.run');
+      writeFileSync(qrels, c.qrelsText);
+      writeFileSync(run, c.runText);
+      const r = ndcgCalc([...c.args, qrels, run]);
+      assert.equal(r.status, 0, r.stderr);
+      if (c.stdout !== null) assert.equal(r.stdout, c.stdout);
+      assert.ok(r.stderr.split('\n').some((l) => l.startsWith('ndcg-calc: warning: ') && l.includes(c.warning)), r.stderr);
+    });
+  }
+
+  test(`${cli.name}: --explain QID:COLUMN prints that measure's working, whose sum is its value`, () => {
+    const r = ndcgCalc(['-m', 'map', '--explain', '101:map', 'basic.qrels', 'basic.run']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0], /^Query 101, map:/);
+    assert.match(lines[1], /rank\s+docno\s+grade\s+relevant so far\s+precision at this rank/);
+    // trec_eval -q -m map: 101 0.4417; ranked zz, d3, d1, d4, d5, d2, d8
+    assert.ok(r.stdout.includes('AP = (1/2 + 2/3 + 3/5) / num_rel = 1.7667 / 4 = 0.4417'), r.stdout);
+    const bad = ndcgCalc(['-m', 'map', '--explain', '101:P_5', 'basic.qrels', 'basic.run']);
+    assert.match(bad.stderr, /warning: the working of 'P_5' for query '101' cannot be shown/);
+  });
+
+  test(`${cli.name}: gzipped qrels and runs are read as they are, from a path or from stdin`, () => {
+    const c = manifest.cases[0];
+    const expected = readFileSync(join(TREC, c.expected), 'utf8');
+    const gz = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
+    const run = join(gz, 'run.gz');
+    writeFileSync(run, gzipSync(readFileSync(join(TREC, c.run))));
+    const fromPath = ndcgCalc([...c.args, c.qrels, run]);
+    assert.equal(fromPath.status, 0, fromPath.stderr);
+    assert.equal(fromPath.stdout, expected);
+    const fromStdin = ndcgCalc([...c.args, '-', c.run], gzipSync(readFileSync(join(TREC, c.qrels))));
+    assert.equal(fromStdin.status, 0, fromStdin.stderr);
+    assert.equal(fromStdin.stdout, expected);
+  });
+
+  test(`${cli.name}: ndcg-calc reads the run from stdin`, () => {
+    const c = manifest.cases[0];
+    const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
-    for (const w of c.warnings ?? []) assert.match(r.stderr, new RegExp(`warning: .*${w.contains}`));
   });
-}
 
-const differences = mkdtempSync(join(tmpdir(), 'ndcg-calc-differences-'));
-for (const c of manifest.differences) {
-  test(`ndcg-calc differs from trec_eval 10.0 on purpose, with a warning: ${c.name}`, () => {
-    const qrels = join(differences, 'test.qrels');
-    const run = join(differences, 'test.run');
-    writeFileSync(qrels, c.qrelsText);
-    writeFileSync(run, c.runText);
-    const r = ndcgCalc([...c.args, qrels, run]);
-    assert.equal(r.status, 0, r.stderr);
-    if (c.stdout !== null) assert.equal(r.stdout, c.stdout);
-    assert.ok(r.stderr.split('\n').some((l) => l.startsWith('ndcg-calc: warning: ') && l.includes(c.warning)), r.stderr);
-  });
-}
-
-test('--explain QID:COLUMN prints that measure\'s working, whose sum is its value', () => {
-  const r = ndcgCalc(['-m', 'map', '--explain', '101:map', 'basic.qrels', 'basic.run']);
-  assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.split('\n');
-  assert.match(lines[0], /^Query 101, map:/);
-  assert.match(lines[1], /rank\s+docno\s+grade\s+relevant so far\s+precision at this rank/);
-  // trec_eval -q -m map: 101 0.4417; ranked zz, d3, d1, d4, d5, d2, d8
-  assert.ok(r.stdout.includes('AP = (1/2 + 2/3 + 3/5) / num_rel = 1.7667 / 4 = 0.4417'), r.stdout);
-  const bad = ndcgCalc(['-m', 'map', '--explain', '101:P_5', 'basic.qrels', 'basic.run']);
-  assert.match(bad.stderr, /warning: the working of 'P_5' for query '101' cannot be shown/);
-});
-
-test('gzipped qrels and runs are read as they are, from a path or from stdin', () => {
-  const c = manifest.cases[0];
-  const expected = readFileSync(join(TREC, c.expected), 'utf8');
-  const gz = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
-  const run = join(gz, 'run.gz');
-  writeFileSync(run, gzipSync(readFileSync(join(TREC, c.run))));
-  const fromPath = ndcgCalc([...c.args, c.qrels, run]);
-  assert.equal(fromPath.status, 0, fromPath.stderr);
-  assert.equal(fromPath.stdout, expected);
-  const fromStdin = ndcgCalc([...c.args, '-', c.run], gzipSync(readFileSync(join(TREC, c.qrels))));
-  assert.equal(fromStdin.status, 0, fromStdin.stderr);
-  assert.equal(fromStdin.stdout, expected);
-});
-
-test('ndcg-calc reads the run from stdin', () => {
-  const c = manifest.cases[0];
-  const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
-});
-
-const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
-for (const c of manifest.errors) {
-  // A bad -m is a usage error (exit 2, no file named); a bad file an error in the data (exit 1).
-  const usage = c.errors.every((e) => e.source === 'options');
-  test(`ndcg-calc: ${c.name} → located error, exit ${usage ? 2 : 1}, nothing on stdout`, () => {
-    const qrels = join(dir, 'test.qrels');
-    const run = join(dir, 'test.run');
-    writeFileSync(qrels, c.qrelsText);
-    writeFileSync(run, c.runText);
-    const r = ndcgCalc([...(c.args ?? []), qrels, run]);
-    assert.equal(r.status, usage ? 2 : 1, r.stderr);
-    assert.equal(r.stdout, '');
-    for (const e of c.errors) {
-      const file = { qrels, run }[e.source];
-      const where = file ? `${file}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}: ` : '';
-      assert.ok(r.stderr.includes(`ndcg-calc: ${where}`) && r.stderr.includes(e.contains), r.stderr);
-    }
-  });
-}
-
-test('usage errors exit 2 with the usage text', () => {
-  for (const args of [[], ['only-one'], ['-x', 'a', 'b'], ['-l', 'two', 'a', 'b'], ['--format', 'xml', 'a', 'b'], ['-', '-']]) {
-    const r = ndcgCalc(args);
-    assert.equal(r.status, 2, args.join(' '));
-    assert.match(r.stderr, /usage: ndcg-calc/);
+  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
+  for (const c of manifest.errors) {
+    // A bad -m is a usage error (exit 2, no file named); a bad file an error in the data (exit 1).
+    const usage = c.errors.every((e) => e.source === 'options');
+    test(`${cli.name}: ${c.name} → located error, exit ${usage ? 2 : 1}, nothing on stdout`, () => {
+      const qrels = join(dir, 'test.qrels');
+      const run = join(dir, 'test.run');
+      writeFileSync(qrels, c.qrelsText);
+      writeFileSync(run, c.runText);
+      const r = ndcgCalc([...(c.args ?? []), qrels, run]);
+      assert.equal(r.status, usage ? 2 : 1, r.stderr);
+      assert.equal(r.stdout, '');
+      for (const e of c.errors) {
+        const file = { qrels, run }[e.source];
+        const where = file ? `${file}${e.line > 0 ? `:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : ''}: ` : '';
+        assert.ok(r.stderr.includes(`ndcg-calc: ${where}`) && r.stderr.includes(e.contains), r.stderr);
+      }
+    });
   }
-  assert.equal(ndcgCalc(['a.qrels', 'missing.run']).status, 2);
-  assert.equal(ndcgCalc(['--help']).status, 0);
-});
 
-test('--format json and tsv carry the same numbers as the trec lines', () => {
-  const json = JSON.parse(ndcgCalc(['-q', '--format', 'json', '-m', 'map', '-m', 'P@10', 'basic.qrels', 'basic.run']).stdout);
-  assert.deepEqual(json.columns.map((c) => c.name), ['map', 'P_10']);
-  assert.equal(json.perQuery.length, 4);
-  const trec = ndcgCalc(['-m', 'map', 'basic.qrels', 'basic.run']).stdout;
-  assert.equal(trec, `map                   \tall\t${json.mean.map.toFixed(4)}\n`);
-  const tsv = ndcgCalc(['--format', 'tsv', '-m', 'map', 'basic.qrels', 'basic.run']).stdout.split('\n');
-  assert.equal(tsv[0], 'query\tmap');
-  assert.equal(Number(tsv[1].split('\t')[1]), json.mean.map);
-});
+  test(`${cli.name}: usage errors exit 2 with the usage text`, () => {
+    for (const args of [[], ['only-one'], ['-x', 'a', 'b'], ['-l', 'two', 'a', 'b'], ['--format', 'xml', 'a', 'b'], ['-', '-']]) {
+      const r = ndcgCalc(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /usage: ndcg-calc/);
+    }
+    assert.equal(ndcgCalc(['a.qrels', 'missing.run']).status, 2);
+    assert.equal(ndcgCalc(['--help']).status, 0);
+  });
 
-test('--explain prints the step table of one query, ending in its ndcg', () => {
-  const r = ndcgCalc(['--explain', '101', '-m', 'ndcg', 'basic.qrels', 'basic.run']);
-  assert.equal(r.status, 0, r.stderr);
-  // 101 is ranked zz (2.5), d3 (2.5), d1 (2.5): ties by docno descending.
-  assert.match(r.stdout, /\n {3}1 {2}zz .*\n {3}2 {2}d3 .*\n {3}3 {2}d1 /);
-  assert.match(r.stdout, /ndcg = 2\.7915 \/ 5\.1925 = 0\.5376/);
-  const expected = readFileSync(join(TREC, 'expected/basic.txt'), 'utf8');
-  assert.match(expected, /ndcg {18}\t101\t0\.5376/);
-});
+  test(`${cli.name}: --format json and tsv carry the same numbers as the trec lines`, () => {
+    const json = JSON.parse(ndcgCalc(['-q', '--format', 'json', '-m', 'map', '-m', 'P@10', 'basic.qrels', 'basic.run']).stdout);
+    assert.deepEqual(json.columns.map((c) => c.name), ['map', 'P_10']);
+    assert.equal(json.perQuery.length, 4);
+    const trec = ndcgCalc(['-m', 'map', 'basic.qrels', 'basic.run']).stdout;
+    assert.equal(trec, `map                   \tall\t${json.mean.map.toFixed(4)}\n`);
+    const tsv = ndcgCalc(['--format', 'tsv', '-m', 'map', 'basic.qrels', 'basic.run']).stdout.split('\n');
+    assert.equal(tsv[0], 'query\tmap');
+    assert.equal(Number(tsv[1].split('\t')[1]), json.mean.map);
+  });
+
+  test(`${cli.name}: --explain prints the step table of one query, ending in its ndcg`, () => {
+    const r = ndcgCalc(['--explain', '101', '-m', 'ndcg', 'basic.qrels', 'basic.run']);
+    assert.equal(r.status, 0, r.stderr);
+    // 101 is ranked zz (2.5), d3 (2.5), d1 (2.5): ties by docno descending.
+    assert.match(r.stdout, /\n {3}1 {2}zz .*\n {3}2 {2}d3 .*\n {3}3 {2}d1 /);
+    assert.match(r.stdout, /ndcg = 2\.7915 \/ 5\.1925 = 0\.5376/);
+    const expected = readFileSync(join(TREC, 'expected/basic.txt'), 'utf8');
+    assert.match(expected, /ndcg {18}\t101\t0\.5376/);
+  });
+
+  test(`${cli.name}: --progress reports on stderr and leaves stdout as trec_eval prints it`, () => {
+    const c = manifest.cases[0];
+    const r = ndcgCalc(['--progress', ...c.args, c.qrels, c.run]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+    assert.match(r.stderr, /reading run: 100% of/);
+  });
+}
 
 test('the API takes strings, bytes or chunk lists and splits a line across chunks', async () => {
   const calc = await createCalculator();
@@ -138,10 +150,51 @@ test('the API takes strings, bytes or chunk lists and splits a line across chunk
   assert.throws(() => calc.evaluate({ qrels: 42, run }), /qrels must be/);
 });
 
-test('--progress reports on stderr and leaves stdout as trec_eval prints it', () => {
-  const c = manifest.cases[0];
-  const r = ndcgCalc(['--progress', ...c.args, c.qrels, c.run]);
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
-  assert.match(r.stderr, /reading run: 100% of/);
+// The two programs share the reading of arguments and the formats (ndcg/cli.hpp): for every
+// kind of request, success or failure, the same stdout, stderr and exit status.
+const SAME_BYTES = [
+  ['-q', '-m', 'all_trec', 'basic.qrels', 'basic.run'],
+  ['-q', '--format', 'json', '-m', 'map', '-m', 'P@10', '-m', 'relstring', 'basic.qrels', 'basic.run'],
+  ['--format', 'json', '--explain', '101', '-m', 'ndcg', 'basic.qrels', 'basic.run'],
+  ['--format', 'json', '--explain', '101:map', '-m', 'map', 'basic.qrels', 'basic.run'],
+  ['-q', '--format', 'tsv', '-m', 'all_trec', 'basic.qrels', 'basic.run'],
+  ['-m', 'map', '--explain', '101:P_5', 'basic.qrels', 'basic.run'],
+  ['-D', '1.101', '-m', 'ndcg', 'basic.qrels', 'basic.run'],
+  ['-D', '1', '-m', 'ndcg', 'basic.qrels', 'basic.run'],
+  ['-qc', '-l2', '-M3', 'basic.qrels', 'basic.run'],
+  ['--lev', '2', '--preset', 'sklearn', '-o', 'ties=average', '-m', 'ndcg_cut.5', '-q', 'basic.qrels', 'basic.run'],
+  ['-q', '-m', 'map', 'basic.qrels', 'ungrouped.run'],
+  ['-Z', 'basic.qrels', 'basic.qrels', 'basic.run'],
+  ['-R', 'prefs', '-q', 'prefs-examples.prefs', 'prefs-examples.run'],
+  ['-m', 'map', 'missing.qrels', 'missing.run'],
+  ['-h', '-m', 'all_trec'],
+  ['--version'],
+  ['-l', 'two', 'a', 'b'],
+  ['--format', 'xml', 'a', 'b'],
+  ['--l', '2', 'a', 'b'],
+  ['-o', 'ties', 'a', 'b'],
+  ['-m', 'nope', '--preset', 'nope', 'basic.qrels', 'basic.run'],
+  ['basic.qrels', 'no-such.run'],
+  ['basic.qrels', '.'],
+];
+for (const args of SAME_BYTES) {
+  test(`both programs print the same bytes: ndcg-calc ${args.join(' ')}`, () => {
+    const [node, native] = CLIS.map((cli) => spawnSync(cli.command, [...cli.args, ...args], { cwd: TREC, encoding: 'utf8' }));
+    assert.equal(native.stdout, node.stdout);
+    assert.equal(native.stderr, node.stderr);
+    assert.equal(native.status, node.status);
+  });
+}
+
+test('a damaged gzipped run is an error naming the file, from both programs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-damaged-'));
+  const run = join(dir, 'run.gz');
+  const whole = gzipSync(readFileSync(join(TREC, 'basic.run')));
+  writeFileSync(run, whole.subarray(0, whole.length - 12));
+  for (const cli of CLIS) {
+    const r = spawnSync(cli.command, [...cli.args, '-m', 'map', 'basic.qrels', run], { cwd: TREC, encoding: 'utf8' });
+    assert.equal(r.status, 1, `${cli.name}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`^ndcg-calc: ${run.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the run file could not be read: `));
+  }
 });

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createCalculator } from '../../wasm/index.mjs';
+import { CLIS } from './clis.mjs';
 import { roundTo } from './vectors.mjs';
 
 const PRESETS = JSON.parse(readFileSync(new URL('../vectors/presets.json', import.meta.url), 'utf8'));
 const TREC_DIR = fileURLToPath(new URL('../trec/', import.meta.url));
-const CLI = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
 const calc = await createCalculator();
 
 /** As presets.json states a value: within its tolerance, or equal once rounded to its decimals. */
@@ -81,32 +81,34 @@ test('the example with tied scores gives each library\'s value, in explain and e
   assert.ok(e.warnings.some((w) => w.code === 'scores-tied'));
 });
 
-test('ndcg-calc --preset and -o give the same values, and name a bad preset as a usage error', () => {
-  const { example } = PRESETS;
-  const dir = mkdtempSync(join(tmpdir(), 'ndcg-presets-'));
-  try {
-    writeFileSync(join(dir, 'qrels'), example.qrels);
-    writeFileSync(join(dir, 'run'), example.run);
-    const run = (...args) => spawnSync(process.execPath, [CLI, ...args, 'qrels', 'run'], { cwd: dir, encoding: 'utf8' });
-    for (const [preset, wanted] of Object.entries(example.expect)) {
-      const r = run('-m', 'ndcg', '--preset', preset);
-      assert.equal(r.status, 0, r.stderr);
-      assert.equal(r.stdout, `ndcg                  \tall\t${wanted.toFixed(4)}\n`);
+for (const cli of CLIS) {
+  test(`${cli.name} --preset and -o give the same values, and name a bad preset as a usage error`, () => {
+    const { example } = PRESETS;
+    const dir = mkdtempSync(join(tmpdir(), 'ndcg-presets-'));
+    try {
+      writeFileSync(join(dir, 'qrels'), example.qrels);
+      writeFileSync(join(dir, 'run'), example.run);
+      const run = (...args) => spawnSync(cli.command, [...cli.args, ...args, 'qrels', 'run'], { cwd: dir, encoding: 'utf8' });
+      for (const [preset, wanted] of Object.entries(example.expect)) {
+        const r = run('-m', 'ndcg', '--preset', preset);
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.stdout, `ndcg                  \tall\t${wanted.toFixed(4)}\n`);
+      }
+      // scikit-learn's conventions with ties kept in the order given: d1 before d2.
+      const input = run('-m', 'ndcg', '--preset', 'sklearn', '-o', 'ties=input');
+      assert.equal(input.stdout, 'ndcg                  \tall\t0.6788\n');
+      // trec_eval's conventions with d4 (grade 1) below the grade from which documents are
+      // relevant: (2 / log2 3 + 3 / 2) / (3 + 2 / log2 3).
+      const level = run('-m', 'ndcg', '-o', 'relevantFrom=2');
+      assert.equal(level.stdout, 'ndcg                  \tall\t0.6480\n');
+      const bad = run('-m', 'ndcg', '--preset', 'nope');
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, /^ndcg-calc: option preset: unknown preset 'nope'; the presets are trec_eval, /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    // scikit-learn's conventions with ties kept in the order given: d1 before d2.
-    const input = run('-m', 'ndcg', '--preset', 'sklearn', '-o', 'ties=input');
-    assert.equal(input.stdout, 'ndcg                  \tall\t0.6788\n');
-    // trec_eval's conventions with d4 (grade 1) below the grade from which documents are
-    // relevant: (2 / log2 3 + 3 / 2) / (3 + 2 / log2 3).
-    const level = run('-m', 'ndcg', '-o', 'relevantFrom=2');
-    assert.equal(level.stdout, 'ndcg                  \tall\t0.6480\n');
-    const bad = run('-m', 'ndcg', '--preset', 'nope');
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /^ndcg-calc: option preset: unknown preset 'nope'; the presets are trec_eval, /);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  });
+}
 
 test('compareConventions names what makes trec_eval and scikit-learn differ on the example, with each effect', () => {
   const { example } = PRESETS;

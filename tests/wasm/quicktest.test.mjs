@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+import { CLIS } from './clis.mjs';
+
 const run = promisify(execFile);
 const here = fileURLToPath(new URL('../trec/trec_eval-10.0/', import.meta.url));
-const cli = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
 
 // As trec_eval's Makefile writes them (test/ is this directory).
 const COMMANDS = [
@@ -31,24 +32,28 @@ const COMMANDS = [
   '-q -m all_trec -Z zscores_file qrels.test results.test | out.test.aqZ',
 ];
 
-for (const command of COMMANDS) {
-  const [args, expected] = command.split(' | ');
-  test(`make quicktest: ndcg-calc ${args}`, async () => {
-    const { stdout } = await run(process.execPath, [cli, ...args.split(' ')], { cwd: here, maxBuffer: 1 << 26 });
-    assert.equal(stdout, readFileSync(`${here}${expected}`, 'utf8'));
-  });
+for (const cli of CLIS) {
+  for (const command of COMMANDS) {
+    const [args, expected] = command.split(' | ');
+    test(`make quicktest: ${cli.name} ${args}`, async () => {
+      const { stdout } = await run(cli.command, [...cli.args, ...args.split(' ')], { cwd: here, maxBuffer: 1 << 26 });
+      assert.equal(stdout, readFileSync(`${here}${expected}`, 'utf8'));
+    });
+  }
 }
 
-test('-D 1 traces every query on stderr, in trec_eval\'s query order, and leaves stdout as trec_eval\'s', async () => {
-  const { stdout, stderr } = await run(process.execPath, [cli, '-D', '1', 'qrels.test', 'results.test'], { cwd: here, maxBuffer: 1 << 26 });
-  assert.equal(stdout, readFileSync(`${here}out.test`, 'utf8'));
-  assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 301', 'Query 302', 'Query 303']);
-  // Each table ends in the query's ndcg over the whole ranking: 500 ranked rows a query.
-  assert.equal(stderr.split('\n').filter((line) => /^ +\d+ {2}\S/.test(line)).length, 1500);
-});
+for (const cli of CLIS) {
+  test(`${cli.name}: -D 1 traces every query on stderr, in trec_eval's query order, and leaves stdout as trec_eval's`, async () => {
+    const { stdout, stderr } = await run(cli.command, [...cli.args, '-D', '1', 'qrels.test', 'results.test'], { cwd: here, maxBuffer: 1 << 26 });
+    assert.equal(stdout, readFileSync(`${here}out.test`, 'utf8'));
+    assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 301', 'Query 302', 'Query 303']);
+    // Each table ends in the query's ndcg over the whole ranking: 500 ranked rows a query.
+    assert.equal(stderr.split('\n').filter((line) => /^ +\d+ {2}\S/.test(line)).length, 1500);
+  });
 
-test('-D 1.302 evaluates and traces query 302 only', async () => {
-  const { stdout, stderr } = await run(process.execPath, [cli, '-q', '-D', '1.302', '-m', 'num_ret', 'qrels.test', 'results.test'], { cwd: here });
-  assert.equal(stdout, 'num_ret               \t302\t500\nnum_ret               \tall\t500\n');
-  assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 302']);
-});
+  test(`${cli.name}: -D 1.302 evaluates and traces query 302 only`, async () => {
+    const { stdout, stderr } = await run(cli.command, [...cli.args, '-q', '-D', '1.302', '-m', 'num_ret', 'qrels.test', 'results.test'], { cwd: here });
+    assert.equal(stdout, 'num_ret               \t302\t500\nnum_ret               \tall\t500\n');
+    assert.deepEqual(stderr.match(/^Query [^:]+/gm), ['Query 302']);
+  });
+}

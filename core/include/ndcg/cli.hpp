@@ -1,0 +1,79 @@
+// The ndcg-calc command line, shared by its two programs: the Node one (wasm/cli.mjs, through
+// the bindings) and the native one (core/tools/ndcg-calc.cpp). Both read their arguments and
+// print their results through these functions, so that the same flags give the same bytes.
+//
+// Reading files (paths, stdin, gzip) stays with each program; everything between argv and the
+// text printed is here: trec_eval's flags as getopt_long reads them, the usage text, -h -m, and
+// the formats of a finished evaluation (trec_eval's lines, TSV, JSON, the step tables).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ndcg/options.hpp"
+#include "ndcg/trec.hpp"
+
+namespace ndcg::cli {
+
+// The whole usage text (-h).
+std::string_view usage();
+
+// What a usage error prints on stderr: the message, the usage line, and where to read more.
+std::string usage_error(std::string_view message);
+
+enum class Format : std::uint8_t { trec, json, tsv };
+
+struct Arguments {
+  bool help = false;
+  bool version = false;
+  bool per_query = false;  // -q
+  bool summary = true;     // not -n
+  bool progress = false;   // --progress
+  Format format = Format::trec;
+  std::vector<std::string> measures;  // each -m, in order
+  // The evaluation options and conventions, as set_eval_options reads them: -c, -J, -l, -M, -N,
+  // -D's query, -R, --preset, each -o; explainQuery and explainMeasure from --explain.
+  std::vector<OptionValue> options;
+  std::string explain;          // --explain's query id (or -D N.QID's, N >= 1)
+  std::string explain_measure;  // --explain QID:COLUMN's column
+  // -D N.QID with N >= 1: the working goes to stderr beside trec_eval's lines.
+  bool explanation_to_stderr = false;
+  std::optional<std::string> zscores_file;  // -Z FILE: its text is the option "zscores"
+  std::vector<std::string> files;           // QRELS and RUN ("-": stdin)
+};
+
+struct Parsed {
+  std::optional<Arguments> arguments;  // absent exactly when error is set
+  std::string error;                   // a usage error, one sentence
+};
+
+// Reads argv (without the program's name) as trec_eval's getopt_long does: short flags, grouped
+// ("-qc") or with their value attached ("-l2"); long names or a unique prefix of one
+// ("--level 2", "--level=2"); a flag that takes a value takes the next argument whatever it is
+// ("-l -1"); "--" ends the flags. Values are checked here as far as the command line can
+// (-l a whole number, -R a known format, two files); the core checks the rest.
+Parsed parse_arguments(const std::vector<std::string>& argv);
+
+// -h's text; with -m NAME..., followed by the definitions of the measures named (sets expand
+// to their members).
+std::string help(const std::vector<std::string>& measures);
+
+// What the program prints once the evaluation is done, and its exit status.
+struct Report {
+  std::string out;  // stdout
+  std::string err;  // stderr
+  int status = 0;   // 0; 1 for an error in the data; 2 for a usage error (a bad -m or -l)
+};
+
+// Warnings and errors located in the files as named on the command line ("run.txt:12:3: ..."),
+// the working asked for (--explain, -D), then the results in the format asked for.
+Report report(const Arguments& arguments, const trec::Evaluation& evaluation,
+              std::string_view qrels_name, std::string_view run_name);
+
+// A number as JavaScript's String(x) writes it: the shortest decimal that reads back as x,
+// positional from 1e-6 to 1e21, else with an exponent ("1e-7", "1.5e+21"); NaN, Infinity.
+std::string js_number(double x);
+
+}  // namespace ndcg::cli

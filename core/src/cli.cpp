@@ -1,0 +1,940 @@
+// The ndcg-calc command line: arguments in, text out (see cli.hpp).
+#include "ndcg/cli.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace ndcg::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    R"(usage: ndcg-calc [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE]... [-Z FILE]
+                 [-D N[.QID]] [-R FORMAT] [-T trec_results] [--preset NAME] [-o NAME=VALUE]...
+                 [--format trec|json|tsv] [--explain QID] QRELS RUN
+
+Evaluates RUN ("query Q0 docno rank score tag" lines) against QRELS ("query iteration docno
+grade" lines) as trec_eval 10.0 does, and prints its lines, with its flags (short, grouped as
+-qc, or long as --level_for_rel 2). Either file may be - for stdin; gzipped files are read as
+they are.
+
+  -q, --query_eval_wanted         also print the value of every query
+  -c, --complete_rel_info_wanted  average over every qrels query (one without results counts 0)
+  -n, --nosummary                 do not print the "all" lines
+  -l, --level_for_rel N           grade from which a document is relevant (default 1)
+  -M, --Max_retrieved_per_topic N  only the first N ranked documents of each query count
+  -N, --Number_docs_in_coll N     documents in the collection (utility's fourth coefficient)
+  -J, --Judged_docs_only          drop unjudged documents from every ranking first
+  -m, --measure MEASURE           a measure as trec_eval names it (map, P.5,10, ndcg_cut.10,
+                                  ndcg.1=0.5,2=3, ...), a set of them (official, the default;
+                                  all_trec; set; qrels_jg; prefs; all_prefs), or an ir_measures
+                                  name (nDCG@10, AP(rel=2), P@10, RR@10, SetF, RBP(p=0.8), ...);
+                                  repeat it for more.
+                                  -h -m NAME describes a measure; -h -m all_trec all of them
+  -Z, --Zscore FILE               print z-scores against "query measure mean stddev" lines
+  -D, --Debug_level N[.QID]       evaluate QID only; with N >= 1 also print its working (on
+                                  stderr); -D N alone prints every query's working
+  -R, --Rel_info_format FORMAT    qrels; qrels_jg (the second field names a judgment group);
+                                  prefs ("query group subgroup docno level" preferences); or
+                                  qrels_prefs (a qrels file read as preferences). Without -m,
+                                  the measures are the format's set (official, qrels_jg, prefs)
+  -T, --Results_format FORMAT     trec_results (the only one trec_eval has)
+  -v, --version                   the version
+  -h, --help                      this text (with -m, the measures' definitions)
+  --preset NAME    compute ndcg and ndcg_cut as a library does: trec_eval, trec_eval-ndcg_cut,
+                   sklearn, torchmetrics, ranx, ranx-burges, ir_measures, gdeval, lightgbm,
+                   xgboost, tf-ranking, spark, elasticsearch, ntcir, lecture (ties, gain,
+                   ideal, ...; see the README)
+  -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
+                   ideal, ties, negativeGains, unjudgedGrade, relevantFrom,
+                   ndcgWhenIdcgZero (trec_eval's obsolete -o is not read)
+  --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
+  --explain QID[:COLUMN]  print one query's working: the step-by-step NDCG table, or for a
+                   column such as map, P_10, bpref or ERR@20 the quantities at each rank
+  --progress       report reading progress on stderr)";
+
+// trec_eval's flags and this tool's own, as getopt_long's table lists them.
+struct Flag {
+  std::string_view name;  // the long name
+  char short_name;        // 0: none
+  bool takes_value;
+};
+constexpr Flag kFlags[] = {
+    {"help", 'h', false},
+    {"version", 'v', false},
+    {"query_eval_wanted", 'q', false},
+    {"measure", 'm', true},
+    {"complete_rel_info_wanted", 'c', false},
+    {"level_for_rel", 'l', true},
+    {"nosummary", 'n', false},
+    {"Debug_level", 'D', true},
+    {"Judged_docs_only", 'J', false},
+    {"Number_docs_in_coll", 'N', true},
+    {"Max_retrieved_per_topic", 'M', true},
+    {"Rel_info_format", 'R', true},
+    {"Results_format", 'T', true},
+    {"Zscore", 'Z', true},
+    {"preset", 0, true},
+    {"o", 'o', true},
+    {"format", 0, true},
+    {"explain", 0, true},
+    {"progress", 0, false},
+};
+
+bool all_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string quoted(std::string_view text) {
+  return "'" + std::string(text) + "'";
+}
+
+// The flags as given, in order: each long name with its value ("" for a switch).
+struct Given {
+  std::string_view name;
+  std::string value;
+};
+
+// The arguments split into flags and files, or the usage error.
+struct Split {
+  std::vector<Given> flags;
+  std::vector<std::string> files;
+  std::string error;
+};
+
+Split split_arguments(const std::vector<std::string>& argv) {
+  Split out;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "--") {
+      out.files.insert(out.files.end(), argv.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                       argv.end());
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      out.files.push_back(a);  // a file, or "-" for stdin
+      continue;
+    }
+    if (a[1] == '-') {
+      // --name, --name=value, or a unique prefix of a name.
+      const std::string_view body = std::string_view(a).substr(2);
+      const std::size_t eq = body.find('=');
+      const std::string_view name = body.substr(0, eq);
+      const Flag* flag = nullptr;
+      std::vector<std::string_view> matches;
+      for (const Flag& f : kFlags) {
+        if (f.name.size() < 2) continue;  // -o has no long form
+        if (f.name == name) {
+          flag = &f;
+          break;
+        }
+        if (f.name.substr(0, name.size()) == name) matches.push_back(f.name);
+      }
+      if (flag == nullptr) {
+        if (matches.size() == 1) {
+          for (const Flag& f : kFlags) {
+            if (f.name == matches[0]) flag = &f;
+          }
+        } else if (matches.empty()) {
+          out.error = "unknown option '--" + std::string(name) + "'";
+          return out;
+        } else {
+          out.error = "option '--" + std::string(name) + "' is ambiguous:";
+          for (std::size_t m = 0; m < matches.size(); ++m) {
+            out.error += (m == 0 ? " --" : ", --") + std::string(matches[m]);
+          }
+          return out;
+        }
+      }
+      if (!flag->takes_value) {
+        if (eq != std::string_view::npos) {
+          out.error = "option '--" + std::string(flag->name) + "' takes no value";
+          return out;
+        }
+        out.flags.push_back({flag->name, ""});
+      } else if (eq != std::string_view::npos) {
+        out.flags.push_back({flag->name, std::string(body.substr(eq + 1))});
+      } else if (i + 1 < argv.size()) {
+        out.flags.push_back({flag->name, argv[++i]});
+      } else {
+        out.error = "option '--" + std::string(flag->name) + "' needs a value";
+        return out;
+      }
+      continue;
+    }
+    // -abc: switches grouped; a flag that takes a value takes the rest, or the next argument.
+    for (std::size_t c = 1; c < a.size(); ++c) {
+      const Flag* flag = nullptr;
+      for (const Flag& f : kFlags) {
+        if (f.short_name != 0 && f.short_name == a[c]) flag = &f;
+      }
+      if (flag == nullptr) {
+        out.error = "unknown option '-" + std::string(1, a[c]) + "'";
+        return out;
+      }
+      if (!flag->takes_value) {
+        out.flags.push_back({flag->name, ""});
+        continue;
+      }
+      if (c + 1 < a.size()) {
+        out.flags.push_back({flag->name, a.substr(c + 1)});
+      } else if (i + 1 < argv.size()) {
+        out.flags.push_back({flag->name, argv[++i]});
+      } else {
+        out.error = "option '-" + std::string(1, a[c]) + "' needs a value";
+        return out;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view usage() {
+  return kUsage;
+}
+
+std::string usage_error(std::string_view message) {
+  const std::string_view text = usage();
+  return "ndcg-calc: " + std::string(message) + "\n" +
+         std::string(text.substr(0, text.find("\n\n"))) + "\n(ndcg-calc -h for every option)\n";
+}
+
+Parsed parse_arguments(const std::vector<std::string>& argv) {
+  Parsed parsed;
+  Split split = split_arguments(argv);
+  if (!split.error.empty()) {
+    parsed.error = std::move(split.error);
+    return parsed;
+  }
+  Arguments args;
+  args.files = std::move(split.files);
+  // The last value of a flag given twice counts, except for those that add up (-m, -o).
+  auto last = [&](std::string_view name) -> const std::string* {
+    const std::string* value = nullptr;
+    for (const Given& g : split.flags) {
+      if (g.name == name) value = &g.value;
+    }
+    return value;
+  };
+  auto has = [&](std::string_view name) { return last(name) != nullptr; };
+  args.help = has("help");
+  args.version = has("version");
+  args.per_query = has("query_eval_wanted");
+  args.summary = !has("nosummary");
+  args.progress = has("progress");
+  std::vector<OptionValue> conventions;
+  for (const Given& g : split.flags) {
+    if (g.name == "measure") args.measures.push_back(g.value);
+  }
+  if (args.help || args.version) {
+    parsed.arguments = std::move(args);
+    return parsed;
+  }
+  auto fail = [&](std::string message) {
+    parsed.error = std::move(message);
+    return parsed;
+  };
+  if (const std::string* explain = last("explain")) {
+    // --explain 301:map: the working of one column; a query id may itself hold ':'.
+    const std::size_t colon = explain->rfind(':');
+    if (colon != std::string::npos && colon > 0) {
+      args.explain = explain->substr(0, colon);
+      args.explain_measure = explain->substr(colon + 1);
+    } else {
+      args.explain = *explain;
+    }
+  }
+  std::vector<OptionValue>& options = args.options;
+  if (has("complete_rel_info_wanted")) options.push_back({"averageComplete", "true"});
+  if (has("Judged_docs_only")) options.push_back({"judgedOnly", "true"});
+  if (const std::string* level = last("level_for_rel")) {
+    const std::string_view digits =
+        std::string_view(*level).substr(level->starts_with('-') ? 1 : 0);
+    if (!all_digits(digits)) return fail("-l takes a whole number, not " + quoted(*level));
+    options.push_back({"relevanceLevel", *level});
+  }
+  if (const std::string* max = last("Max_retrieved_per_topic")) {
+    if (!all_digits(*max)) return fail("-M takes a whole number 0 or more, not " + quoted(*max));
+    options.push_back({"maxPerQuery", *max});
+  }
+  if (const std::string* docs = last("Number_docs_in_coll")) {
+    if (!all_digits(*docs)) return fail("-N takes a whole number 0 or more, not " + quoted(*docs));
+    options.push_back({"docsInCollection", *docs});
+  }
+  if (const std::string* debug = last("Debug_level")) {
+    const std::size_t dot = debug->find('.');
+    const std::string level = debug->substr(0, dot);
+    if (!all_digits(level) || (dot != std::string::npos && dot + 1 == debug->size())) {
+      return fail("-D takes a level and an optional query, such as 1 or 1.301, not " +
+                  quoted(*debug));
+    }
+    const bool working = level.find_first_not_of('0') != std::string::npos;
+    if (dot != std::string::npos) {
+      const std::string query = debug->substr(dot + 1);
+      options.push_back({"onlyQuery", query});
+      if (working && args.explain.empty()) args.explain = query;
+      args.explanation_to_stderr = working && args.explain == query;
+    } else if (working) {
+      options.push_back({"explainAll", "true"});  // every query's working, on stderr
+    }
+  }
+  if (const std::string* format = last("Rel_info_format")) {
+    if (*format != "qrels" && *format != "qrels_jg" && *format != "prefs" &&
+        *format != "qrels_prefs") {
+      return fail("-R takes a relevance file format (qrels, qrels_jg, prefs, qrels_prefs), not " +
+                  quoted(*format));
+    }
+    options.push_back({"relInfoFormat", *format});
+  }
+  if (const std::string* results = last("Results_format")) {
+    if (*results != "trec_results") {
+      return fail("-T takes trec_results (the only results format), not " + quoted(*results));
+    }
+  }
+  if (!args.explain.empty()) options.push_back({"explainQuery", args.explain});
+  if (!args.explain_measure.empty()) options.push_back({"explainMeasure", args.explain_measure});
+  if (const std::string* preset = last("preset")) options.push_back({"preset", *preset});
+  for (const Given& g : split.flags) {
+    if (g.name != "o") continue;
+    const std::size_t eq = g.value.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return fail("-o takes NAME=VALUE, such as ties=average, not " + quoted(g.value));
+    }
+    options.push_back({g.value.substr(0, eq), g.value.substr(eq + 1)});
+  }
+  if (const std::string* zscores = last("Zscore")) args.zscores_file = *zscores;
+  if (const std::string* format = last("format")) {
+    if (*format == "trec") {
+      args.format = Format::trec;
+    } else if (*format == "json") {
+      args.format = Format::json;
+    } else if (*format == "tsv") {
+      args.format = Format::tsv;
+    } else {
+      return fail("--format is trec, json or tsv, not " + quoted(*format));
+    }
+  }
+  if (args.files.size() != 2) {
+    return fail("expected two files, QRELS and RUN; got " + std::to_string(args.files.size()));
+  }
+  if (args.files[0] == "-" && args.files[1] == "-") {
+    return fail("only one of QRELS and RUN can be - (stdin)");
+  }
+  parsed.arguments = std::move(args);
+  return parsed;
+}
+
+std::string help(const std::vector<std::string>& names) {
+  std::string out = std::string(usage()) + "\n";
+  if (names.empty()) return out;
+  std::set<std::string_view, std::less<>> wanted;
+  for (const std::string& name : names) {
+    bool is_set = false;
+    for (const trec::Nickname& set : trec::measure_nicknames()) {
+      if (set.name != name) continue;
+      is_set = true;
+      wanted.insert(set.measures.begin(), set.measures.end());
+    }
+    if (!is_set) wanted.insert(std::string_view(name).substr(0, name.find('.')));
+  }
+  out += "\nMeasures:\n";
+  for (const trec::MeasureDef& m : trec::measure_catalogue()) {
+    if (!wanted.contains(m.name) && !(m.ir_measures.size() > 0 && wanted.contains(m.ir_measures))) {
+      continue;
+    }
+    out += "  " + std::string(m.name);
+    if (!m.defaults.empty()) out += "." + std::string(m.defaults);
+    if (!m.ir_measures.empty()) out += " (ir_measures: " + std::string(m.ir_measures) + ")";
+    out += "\n      " + std::string(m.definition) + "\n";
+  }
+  return out;
+}
+
+std::string js_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x == 0) return "0";
+  std::string sign = x < 0 ? "-" : "";
+  const double magnitude = std::fabs(x);
+  // The shortest digits that read back as x, from "%.{p}e" (d.ddde±XX).
+  char buffer[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, magnitude);
+    if (std::strtod(buffer, nullptr) == magnitude) break;
+  }
+  const std::string_view text = buffer;
+  const std::size_t e = text.find('e');
+  std::string digits;
+  for (char c : text.substr(0, e)) {
+    if (c != '.') digits += c;
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  // ECMAScript's Number::toString: x = 0.digits × 10^n.
+  const int n = std::atoi(buffer + e + 1) + 1;
+  const int k = static_cast<int>(digits.size());
+  if (k <= n && n <= 21) return sign + digits + std::string(static_cast<std::size_t>(n - k), '0');
+  if (0 < n && n <= 21) return sign + digits.substr(0, n) + "." + digits.substr(n);
+  if (-6 < n && n <= 0)
+    return sign + "0." + std::string(static_cast<std::size_t>(-n), '0') + digits;
+  const std::string exponent = (n - 1 < 0 ? "-" : "+") + std::to_string(std::abs(n - 1));
+  return sign + digits.substr(0, 1) + (k > 1 ? "." + digits.substr(1) : "") + "e" + exponent;
+}
+
+namespace {
+
+std::string fixed4(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.4f", x);
+  return buffer;
+}
+
+// JSON, written as JSON.stringify(value, null, 2) writes it: the same indentation, numbers in
+// JavaScript's form, NaN and infinities as null.
+class JsonWriter {
+ public:
+  std::string take() { return std::move(out_); }
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+  void key(std::string_view name) {
+    item();
+    string_value(name);
+    out_ += ": ";
+    after_key_ = true;
+  }
+  void value(double x) {
+    item();
+    out_ += std::isfinite(x) ? js_number(x) : "null";
+  }
+  void value(bool b) {
+    item();
+    out_ += b ? "true" : "false";
+  }
+  void value(std::string_view text) {
+    item();
+    string_value(text);
+  }
+  void value(const char* text) { value(std::string_view(text)); }
+  void null() {
+    item();
+    out_ += "null";
+  }
+
+ private:
+  void open(char bracket) {
+    item();
+    out_ += bracket;
+    empty_.push_back(true);
+  }
+  void close(char bracket) {
+    const bool was_empty = empty_.back();
+    empty_.pop_back();
+    if (!was_empty) newline();
+    out_ += bracket;
+  }
+  // Before a value or key: a comma after the previous item, and the indentation.
+  void item() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (empty_.empty()) return;
+    if (!empty_.back()) out_ += ',';
+    empty_.back() = false;
+    newline();
+  }
+  void newline() {
+    out_ += '\n';
+    out_.append(2 * empty_.size(), ' ');
+  }
+  void string_value(std::string_view text) {
+    out_ += '"';
+    for (unsigned char c : text) {
+      switch (c) {
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\b':
+          out_ += "\\b";
+          break;
+        case '\f':
+          out_ += "\\f";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\r':
+          out_ += "\\r";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+            out_ += buffer;
+          } else {
+            out_ += static_cast<char>(c);
+          }
+      }
+    }
+    out_ += '"';
+  }
+
+  std::string out_;
+  std::vector<bool> empty_;  // per open bracket: nothing written in it yet
+  bool after_key_ = false;
+};
+
+std::string_view summary_name(trec::Summary s) {
+  static constexpr std::string_view kSummaries[] = {"mean", "sum",  "geometric", "count",
+                                                    "sum",  "none", "runTag"};
+  return kSummaries[static_cast<int>(s)];
+}
+
+void write_diagnostics(JsonWriter& json, const std::vector<Diagnostic>& list) {
+  json.begin_array();
+  for (const Diagnostic& d : list) {
+    json.begin_object();
+    json.key("source");
+    json.value(source_name(d.source));
+    json.key("line");
+    json.value(static_cast<double>(d.line));
+    json.key("column");
+    json.value(static_cast<double>(d.column));
+    json.key("message");
+    json.value(d.message);
+    if (!d.code.empty()) {
+      json.key("code");
+      json.value(d.code);
+    }
+    json.end_object();
+  }
+  json.end_array();
+}
+
+std::string_view numbers_from_name(NumbersFrom from) {
+  switch (from) {
+    case NumbersFrom::none:
+      return "none";
+    case NumbersFrom::assumed:
+      return "assumed";
+    case NumbersFrom::header:
+      return "header";
+    case NumbersFrom::option:
+      return "option";
+    case NumbersFrom::run:
+      return "run";
+    case NumbersFrom::json:
+      return "json";
+  }
+  return "none";
+}
+
+void write_optional_text(JsonWriter& json, const std::optional<std::string>& text) {
+  if (text) {
+    json.value(*text);
+  } else {
+    json.null();
+  }
+}
+
+// An explanation as the JS API shapes it (wasm/api.mjs): rows, ideal, summary, reading.
+void write_explanation(JsonWriter& json, const Explanation& e) {
+  json.begin_object();
+  json.key("ok");
+  json.value(e.ok);
+  if (!e.ok) {
+    json.key("errors");
+    write_diagnostics(json, e.errors);
+    json.key("warnings");
+    write_diagnostics(json, e.warnings);
+    json.end_object();
+    return;
+  }
+  const bool rounded = e.summary.rounded_decimals.has_value();
+  json.key("rows");
+  json.begin_array();
+  for (const StepRow& r : e.rows) {
+    json.begin_object();
+    json.key("rank");
+    json.value(static_cast<double>(r.rank));
+    json.key("doc");
+    write_optional_text(json, r.doc);
+    const std::pair<std::string_view, double> numbers[] = {
+        {"grade", r.grade}, {"gain", r.gain}, {"discount", r.discount},
+        {"term", r.term},   {"cg", r.cg},     {"dcg", r.dcg}};
+    for (const auto& [name, x] : numbers) {
+      json.key(name);
+      json.value(x);
+    }
+    json.key("idealDoc");
+    write_optional_text(json, r.ideal_doc);
+    const std::pair<std::string_view, double> ideal[] = {{"idealGrade", r.ideal_grade},
+                                                         {"idealGain", r.ideal_gain},
+                                                         {"idealTerm", r.ideal_term},
+                                                         {"idcg", r.idcg},
+                                                         {"ndcg", r.ndcg}};
+    for (const auto& [name, x] : ideal) {
+      json.key(name);
+      json.value(x);
+    }
+    json.key("judged");
+    json.value(r.judged);
+    json.key("repeated");
+    json.value(r.repeated);
+    if (e.scored) {
+      json.key("score");
+      json.value(r.score.value_or(0));
+      json.key("ownGain");
+      json.value(r.own_gain);
+      json.key("tie");
+      if (r.tie_first == 0) {
+        json.null();
+      } else {
+        json.begin_object();
+        json.key("first");
+        json.value(static_cast<double>(r.tie_first));
+        json.key("last");
+        json.value(static_cast<double>(r.tie_last));
+        json.end_object();
+      }
+    }
+    if (rounded) {
+      json.key("roundedDcg");
+      json.value(r.rounded_dcg);
+      json.key("roundedIdcg");
+      json.value(r.rounded_idcg);
+      json.key("roundedNdcg");
+      json.value(r.rounded_ndcg);
+    }
+    json.end_object();
+  }
+  json.end_array();
+  json.key("ideal");
+  json.begin_array();
+  for (const IdealEntry& entry : e.ideal) {
+    json.begin_object();
+    json.key("doc");
+    write_optional_text(json, entry.doc);
+    json.key("grade");
+    json.value(entry.grade);
+    json.key("gain");
+    json.value(entry.gain);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("summary");
+  json.begin_object();
+  const std::pair<std::string_view, double> summary[] = {
+      {"k", e.summary.k},
+      {"dcgAtK", e.summary.dcg_at_k},
+      {"idcgAtK", e.summary.idcg_at_k},
+      {"ndcgAtK", e.summary.ndcg_at_k},
+      {"judgedRelevant", e.summary.judged_relevant}};
+  for (const auto& [name, x] : summary) {
+    json.key(name);
+    json.value(x);
+  }
+  if (rounded) {
+    json.key("roundedDecimals");
+    json.value(static_cast<double>(*e.summary.rounded_decimals));
+    json.key("roundedDcgAtK");
+    json.value(e.summary.rounded_dcg_at_k);
+    json.key("roundedIdcgAtK");
+    json.value(e.summary.rounded_idcg_at_k);
+    json.key("roundedNdcgAtK");
+    json.value(e.summary.rounded_ndcg_at_k);
+  }
+  json.end_object();
+  json.key("warnings");
+  write_diagnostics(json, e.warnings);
+  json.key("reading");
+  json.begin_object();
+  json.key("numbers");
+  json.value(e.scored ? "score" : e.numbers_from == NumbersFrom::none ? "none" : "grade");
+  json.key("from");
+  json.value(numbers_from_name(e.numbers_from));
+  json.end_object();
+  json.end_object();
+}
+
+void write_working(JsonWriter& json, const trec::Working& w) {
+  json.begin_object();
+  json.key("column");
+  json.value(w.column);
+  json.key("columns");
+  json.begin_array();
+  for (const std::string& c : w.columns) json.value(c);
+  json.end_array();
+  json.key("rows");
+  json.begin_array();
+  for (const trec::WorkingRow& r : w.rows) {
+    json.begin_object();
+    json.key("rank");
+    json.value(static_cast<double>(r.rank));
+    json.key("doc");
+    json.value(r.docno);
+    json.key("grade");
+    json.value(static_cast<double>(r.grade));
+    json.key("counted");
+    json.value(r.counted);
+    json.key("values");
+    json.begin_array();
+    for (double v : r.values) json.value(v);  // NaN (does not apply): null
+    json.end_array();
+    json.end_object();
+  }
+  json.end_array();
+  json.key("result");
+  json.value(w.result);
+  json.key("value");
+  json.value(w.value);
+  json.end_object();
+}
+
+// The values of one line (a query's or the means) as an object keyed by column name.
+void write_values(JsonWriter& json, const std::vector<trec::Column>& columns,
+                  const std::vector<double>& values) {
+  json.begin_object();
+  for (std::size_t c = 0; c < columns.size() && c < values.size(); ++c) {
+    json.key(columns[c].name);
+    json.value(values[c]);
+  }
+  json.end_object();
+}
+
+std::string format_json(const Arguments& args, const trec::Evaluation& e) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("ok");
+  json.value(true);
+  json.key("columns");
+  json.begin_array();
+  for (const trec::Column& c : e.columns) {
+    json.begin_object();
+    json.key("name");
+    json.value(c.name);
+    json.key("wholeNumber");
+    json.value(c.whole_number);
+    json.key("text");
+    json.value(c.value == trec::ValueKind::text);
+    json.key("perQuery");
+    json.value(c.per_query);
+    json.key("summary");
+    json.value(summary_name(c.summary));
+    json.key("measure");
+    json.value(static_cast<double>(c.measure));
+    json.key("cutoff");
+    json.value(static_cast<double>(c.cutoff));
+    json.end_object();
+  }
+  json.end_array();
+  if (args.per_query) {
+    json.key("perQuery");
+    json.begin_array();
+    for (const trec::QueryValues& q : e.per_query) {
+      json.begin_object();
+      json.key("query");
+      json.value(q.qid);
+      json.key("values");
+      write_values(json, e.columns, q.values);
+      if (!q.texts.empty()) {
+        json.key("texts");
+        json.begin_object();
+        for (std::size_t c = 0; c < e.columns.size() && c < q.texts.size(); ++c) {
+          if (e.columns[c].value != trec::ValueKind::text) continue;
+          json.key(e.columns[c].name);
+          json.value(q.texts[c]);
+        }
+        json.end_object();
+      }
+      json.end_object();
+    }
+    json.end_array();
+  }
+  json.key("mean");
+  write_values(json, e.columns, e.mean);
+  json.key("stdev");
+  write_values(json, e.columns, e.stdev);
+  json.key("queriesAveraged");
+  json.value(static_cast<double>(e.queries_averaged));
+  json.key("runTag");
+  json.value(e.run_tag);
+  json.key("warnings");
+  write_diagnostics(json, e.warnings);
+  if (e.zscores) {
+    json.key("zscores");
+    json.value(true);
+  }
+  if (e.working) {
+    json.key("working");
+    write_working(json, *e.working);
+  }
+  if (!args.explain.empty() && e.explanation) {
+    json.key("explanation");
+    write_explanation(json, *e.explanation);
+  }
+  json.end_object();
+  return json.take() + "\n";
+}
+
+std::string format_tsv(const Arguments& args, const trec::Evaluation& e) {
+  std::string out = "query";
+  for (const trec::Column& c : e.columns) out += "\t" + c.name;
+  out += "\n";
+  auto line = [&](std::string_view label, const std::vector<double>& values) {
+    out += label;
+    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      out += "\t" + (c < values.size() ? js_number(values[c]) : std::string());
+    }
+    out += "\n";
+  };
+  if (args.per_query) {
+    for (const trec::QueryValues& q : e.per_query) line(q.qid, q.values);
+  }
+  line("all", e.mean);
+  return out;
+}
+
+// Cells padded to their column's width: left-aligned where `left` says so, else right-aligned.
+std::string table(const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<bool>& left) {
+  // Widths in code points, as the text is read on a terminal.
+  auto width = [](const std::string& s) {
+    return static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  };
+  std::vector<std::size_t> widths(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    widths[i] = width(header[i]);
+    for (const auto& row : rows) widths[i] = std::max(widths[i], width(row[i]));
+  }
+  std::string out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out += "  ";
+      const std::string pad(widths[i] - width(cells[i]), ' ');
+      out += left[i] ? cells[i] + pad : pad + cells[i];
+    }
+    out += "\n";
+  };
+  line(header);
+  for (const auto& row : rows) line(row);
+  return out;
+}
+
+std::string format_working(const std::string& qid, const trec::Working& w) {
+  std::vector<std::string> header = {"rank", "docno", "grade"};
+  header.insert(header.end(), w.columns.begin(), w.columns.end());
+  std::vector<std::vector<std::string>> rows;
+  for (const trec::WorkingRow& r : w.rows) {
+    std::vector<std::string> cells = {std::to_string(r.rank), r.docno,
+                                      r.grade == -1   ? "-"
+                                      : r.grade == -2 ? "neg"
+                                                      : std::to_string(r.grade)};
+    for (double v : r.values) {
+      cells.push_back(std::isnan(v)                             ? ""
+                      : !std::isfinite(v) || v == std::trunc(v) ? js_number(v)
+                                                                : fixed4(v));
+    }
+    rows.push_back(std::move(cells));
+  }
+  std::vector<bool> left(header.size(), false);
+  left[1] = true;
+  return "Query " + qid + ", " + w.column +
+         ": ranked by score, ties by docno descending (grade -: not in the qrels, neg: judged "
+         "negative)\n" +
+         table(header, rows, left) + w.result + "\n";
+}
+
+std::string format_explanation(const std::string& qid, const Explanation& e) {
+  if (!e.ok) {
+    std::string out = "Query " + qid + ": no table:";
+    for (const Diagnostic& d : e.errors) out += " " + d.message;
+    return out + "\n";
+  }
+  const std::vector<std::string> header = {"rank",        "docno",       "grade", "gain", "DCG",
+                                           "ideal docno", "ideal grade", "IDCG",  "NDCG"};
+  std::vector<std::vector<std::string>> rows;
+  for (const StepRow& r : e.rows) {
+    rows.push_back({std::to_string(r.rank), r.doc.value_or(""), js_number(r.grade),
+                    js_number(r.gain), fixed4(r.dcg), r.ideal_doc.value_or("-"),
+                    js_number(r.ideal_grade), fixed4(r.idcg), fixed4(r.ndcg)});
+  }
+  std::vector<bool> left(header.size(), false);
+  left[1] = left[5] = true;
+  return "Query " + qid +
+         ": ranked by score, ties by docno descending; linear gain, log2(rank+1), ideal from "
+         "every judged document\n" +
+         table(header, rows, left) + "ndcg = " + fixed4(e.summary.dcg_at_k) + " / " +
+         fixed4(e.summary.idcg_at_k) + " = " + fixed4(e.summary.ndcg_at_k) +
+         " (the whole ideal ranking)\n";
+}
+
+}  // namespace
+
+Report report(const Arguments& args, const trec::Evaluation& e, std::string_view qrels_name,
+              std::string_view run_name) {
+  Report r;
+  auto where = [&](const Diagnostic& d) {
+    if (d.source == Source::options) return std::string();
+    std::string out = d.source == Source::qrels ? std::string(qrels_name)
+                      : d.source == Source::run ? std::string(run_name)
+                                                : std::string(source_name(d.source));
+    if (d.line > 0) {
+      out += ":" + std::to_string(d.line);
+      if (d.column > 0) out += ":" + std::to_string(d.column);
+    }
+    return out + ": ";
+  };
+  for (const Diagnostic& w : e.warnings)
+    r.err += "ndcg-calc: warning: " + where(w) + w.message + "\n";
+  if (!e.ok) {
+    bool all_options = true;
+    for (const Diagnostic& d : e.errors) {
+      r.err += "ndcg-calc: " + where(d) + d.message + "\n";
+      all_options = all_options && d.source == Source::options;
+    }
+    // A bad -m or -l is a usage error (2), like a bad flag; a bad file is an error in the data.
+    r.status = all_options ? 2 : 1;
+    return r;
+  }
+  if (!args.explain_measure.empty() && e.working) {
+    r.out += format_working(args.explain, *e.working);
+  } else if (!args.explain.empty() && e.explanation) {
+    // -D's working goes to stderr, beside the lines trec_eval prints; --explain's to stdout.
+    (args.explanation_to_stderr ? r.err : r.out) +=
+        format_explanation(args.explain, *e.explanation);
+  }
+  for (const auto& [query, explanation] : e.explanations) {
+    r.err += format_explanation(query, explanation);
+  }
+  switch (args.format) {
+    case Format::trec:
+      r.out += trec::format_trec(e, args.per_query, args.summary);
+      break;
+    case Format::tsv:
+      r.out += format_tsv(args, e);
+      break;
+    case Format::json:
+      r.out += format_json(args, e);
+      break;
+  }
+  return r;
+}
+
+}  // namespace ndcg::cli

@@ -1,0 +1,336 @@
+// ndcg-calc, native: the command line of wasm/cli.mjs built from the same core, for those who
+// prefer a binary. Arguments and output come from ndcg/cli.hpp, as the Node program's do; this
+// file only reads the files (a path or stdin, gzipped or not) and writes the report.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ndcg/cli.hpp"
+#include "ndcg/trec.hpp"
+
+#ifndef NDCG_VERSION
+#error "NDCG_VERSION is set by CMakeLists.txt from the project's version"
+#endif
+
+namespace {
+
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+// One reading of a file: its bytes in chunks, inflated when they start with gzip's magic bytes.
+class Reader {
+ public:
+  explicit Reader(int fd) : fd_(fd), raw_(kChunk) {}
+  ~Reader() {
+    if (inflating_) inflateEnd(&stream_);
+  }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  // The next chunk into `out` (empty at the end); false with `error` set when reading fails.
+  bool next(std::string& out, std::string& error) {
+    out.clear();
+    if (!started_ && !start(error)) return false;
+    if (!inflating_) {
+      if (pending_ > 0) {
+        out.assign(raw_.data(), pending_);
+        pending_ = 0;
+        return true;
+      }
+      return fill(out, error);
+    }
+    out.resize(kChunk);
+    stream_.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream_.avail_out = static_cast<uInt>(out.size());
+    while (stream_.avail_out == out.size()) {
+      if (stream_.avail_in == 0) {
+        if (pending_ == 0) {
+          const ssize_t n = read_some(raw_.data(), raw_.size(), error);
+          if (n < 0) return false;
+          if (n == 0) {
+            if (!member_ended_) {
+              error = "the gzipped data ends in the middle";
+              return false;
+            }
+            break;
+          }
+          pending_ = static_cast<std::size_t>(n);
+        }
+        stream_.next_in = reinterpret_cast<Bytef*>(raw_.data());
+        stream_.avail_in = static_cast<uInt>(pending_);
+        pending_ = 0;
+      }
+      member_ended_ = false;
+      const int status = inflate(&stream_, Z_NO_FLUSH);
+      if (status == Z_STREAM_END) {
+        // Several gzip members one after the other (cat a.gz b.gz) are one file.
+        member_ended_ = true;
+        inflateReset(&stream_);
+      } else if (status != Z_OK && status != Z_BUF_ERROR) {
+        error = std::string("the gzipped data is damaged (") +
+                (stream_.msg ? stream_.msg : "zlib") + ")";
+        return false;
+      }
+    }
+    out.resize(out.size() - stream_.avail_out);
+    return true;
+  }
+
+ private:
+  ssize_t read_some(char* into, std::size_t size, std::string& error) const {
+    for (;;) {
+      const ssize_t n = ::read(fd_, into, size);
+      if (n >= 0) return n;
+      if (errno == EINTR) continue;
+      error = std::strerror(errno);
+      return -1;
+    }
+  }
+  bool fill(std::string& out, std::string& error) {
+    const ssize_t n = read_some(raw_.data(), raw_.size(), error);
+    if (n < 0) return false;
+    out.assign(raw_.data(), static_cast<std::size_t>(n));
+    return true;
+  }
+  bool start(std::string& error) {
+    started_ = true;
+    // The first two bytes, which a pipe may hand over one at a time.
+    while (pending_ < 2) {
+      const ssize_t n = read_some(raw_.data() + pending_, raw_.size() - pending_, error);
+      if (n < 0) return false;
+      if (n == 0) break;
+      pending_ += static_cast<std::size_t>(n);
+    }
+    if (pending_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f &&
+        static_cast<unsigned char>(raw_[1]) == 0x8b) {
+      std::memset(&stream_, 0, sizeof stream_);
+      if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) {
+        error = "cannot start inflating gzipped data";
+        return false;
+      }
+      inflating_ = true;
+    }
+    return true;
+  }
+
+  int fd_;
+  std::vector<char> raw_;
+  std::size_t pending_ = 0;  // bytes of raw_ read but not yet handed over or inflated
+  bool started_ = false;
+  bool inflating_ = false;
+  bool member_ended_ = false;
+  z_stream stream_{};
+};
+
+// A file named on the command line. A path is opened anew for each reading; what can be read
+// only once (stdin, a pipe) is copied to a temporary file as it passes, for a second reading.
+class Input {
+ public:
+  // Empty when it opens; else the usage error.
+  std::string open(const std::string& path) {
+    path_ = path;
+    if (path == "-") {
+      fd_ = STDIN_FILENO;
+      return spool_start();
+    }
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+      return "cannot read '" + path +
+             "': " + (errno == ENOENT ? "no such file" : std::strerror(errno));
+    }
+    if (S_ISDIR(info.st_mode)) return "'" + path + "' is a directory, not a file";
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return "cannot read '" + path + "': " + std::strerror(errno);
+    size_ = S_ISREG(info.st_mode) ? static_cast<std::uint64_t>(info.st_size) : 0;
+    return S_ISREG(info.st_mode) ? std::string() : spool_start();
+  }
+  ~Input() {
+    if (fd_ > STDIN_FILENO) ::close(fd_);
+    if (spool_ != nullptr) std::fclose(spool_);
+  }
+
+  std::uint64_t size() const { return size_; }
+
+  // Calls feed(chunk, bytes so far) for each chunk of one whole reading; the error, if any.
+  template <class Feed>
+  std::string read(Feed&& feed) {
+    const bool again = readings_++ > 0;
+    int fd = fd_;
+    if (again) {
+      if (spool_ != nullptr) {
+        std::fflush(spool_);
+        fd = ::fileno(spool_);
+        ::lseek(fd, 0, SEEK_SET);
+        spooling_ = false;
+      } else {
+        ::lseek(fd, 0, SEEK_SET);
+      }
+    }
+    Reader reader(fd);
+    std::string chunk;
+    std::string error;
+    std::uint64_t bytes = 0;
+    // The copy for a second reading holds the inflated text, so it is read without gzip.
+    while (reader.next(chunk, error) && !chunk.empty()) {
+      if (spooling_ && std::fwrite(chunk.data(), 1, chunk.size(), spool_) != chunk.size()) {
+        return "cannot keep a copy for a second reading: " + std::string(std::strerror(errno));
+      }
+      bytes += chunk.size();
+      feed(std::string_view(chunk), bytes);
+    }
+    return error;
+  }
+
+ private:
+  std::string spool_start() {
+    spool_ = std::tmpfile();
+    if (spool_ == nullptr)
+      return "cannot make a temporary file: " + std::string(std::strerror(errno));
+    spooling_ = true;
+    return {};
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::FILE* spool_ = nullptr;
+  bool spooling_ = false;
+  int readings_ = 0;
+};
+
+// Reading progress on stderr: one updating line on a terminal, a line per 10 % otherwise.
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on), tty_(::isatty(STDERR_FILENO) == 1) {}
+  void update(const char* file, std::uint64_t bytes, std::uint64_t total) {
+    if (!on_) return;
+    const long percent = total > 0 ? static_cast<long>(100 * bytes / total) : -1;
+    const std::string step =
+        std::string(file) + " " + std::to_string(tty_ ? percent : percent / 10 * 10);
+    if (step == shown_) return;
+    shown_ = step;
+    std::string text = std::string("ndcg-calc: reading ") + file + ": ";
+    if (percent >= 0) text += std::to_string(percent) + "% of ";
+    text += std::to_string((total > 0 ? total : bytes) >> 20) + " MB";
+    std::fputs(tty_ ? ("\r" + text + "\x1b[K").c_str() : (text + "\n").c_str(), stderr);
+  }
+  void done() {
+    if (on_ && tty_) std::fputs("\n", stderr);
+  }
+
+ private:
+  bool on_;
+  bool tty_;
+  std::string shown_;
+};
+
+bool write_all(std::FILE* to, const std::string& text) {
+  return std::fwrite(text.data(), 1, text.size(), to) == text.size() && std::fflush(to) == 0;
+}
+
+int usage_error(const std::string& message) {
+  std::fputs(ndcg::cli::usage_error(message).c_str(), stderr);
+  return 2;
+}
+
+int run(const std::vector<std::string>& argv) {
+  const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(argv);
+  if (!parsed.arguments) return usage_error(parsed.error);
+  ndcg::cli::Arguments args = *parsed.arguments;
+  if (args.help) {
+    return write_all(stdout, ndcg::cli::help(args.measures)) ? 0 : 1;
+  }
+  if (args.version) {
+    return write_all(stdout, "ndcg-calc " NDCG_VERSION " (trec_eval 10.0's measures and flags)\n")
+               ? 0
+               : 1;
+  }
+  Input qrels;
+  Input run_file;
+  for (auto [input, path] :
+       {std::pair{&qrels, &args.files[0]}, std::pair{&run_file, &args.files[1]}}) {
+    const std::string error = input->open(*path);
+    if (!error.empty()) {
+      std::fprintf(stderr, "ndcg-calc: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  if (args.zscores_file) {
+    Input zscores;
+    std::string error = zscores.open(*args.zscores_file);
+    std::string text;
+    if (error.empty())
+      error = zscores.read([&](std::string_view chunk, std::uint64_t) { text += chunk; });
+    if (!error.empty()) {
+      std::fprintf(stderr, "ndcg-calc: %s\n", error.c_str());
+      return 2;
+    }
+    args.options.push_back({"zscores", std::move(text)});
+  }
+
+  ndcg::trec::EvalOptions options;
+  ndcg::DiagnosticList option_errors;
+  for (const std::string& name : args.measures) {
+    if (auto error = ndcg::trec::add_measure(options, name)) option_errors.add(std::move(*error));
+  }
+  option_errors.append(ndcg::trec::set_eval_options(options, args.options));
+  ndcg::trec::Evaluation evaluation;
+  if (!option_errors.empty()) {
+    evaluation.errors = option_errors.finish();
+  } else {
+    Progress progress(args.progress);
+    ndcg::trec::Session session(std::move(options));
+    std::string error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
+      session.feed_qrels(chunk);
+      progress.update("qrels", bytes, qrels.size());
+    });
+    const char* failed = error.empty() ? nullptr : "qrels";
+    if (!failed) {
+      session.finish_qrels();
+      do {
+        error = run_file.read([&](std::string_view chunk, std::uint64_t bytes) {
+          session.feed_run(chunk);
+          progress.update("run", bytes, run_file.size());
+        });
+        if (!error.empty()) {
+          failed = "run";
+          break;
+        }
+      } while (session.finish_run());
+    }
+    progress.done();
+    if (failed) {
+      std::fprintf(stderr, "ndcg-calc: %s: the %s file could not be read: %s\n",
+                   args.files[failed[0] == 'q' ? 0 : 1].c_str(), failed, error.c_str());
+      return 1;
+    }
+    evaluation = session.result();
+  }
+  const ndcg::cli::Report report =
+      ndcg::cli::report(args, evaluation, args.files[0], args.files[1]);
+  std::fputs(report.err.c_str(), stderr);
+  if (!write_all(stdout, report.out)) {
+    // A reader that stops early (| head) is not a failure of ours.
+    if (errno == EPIPE) return report.status;
+    std::fprintf(stderr, "ndcg-calc: cannot write the results: %s\n", std::strerror(errno));
+    return 1;
+  }
+  return report.status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  return run(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -1,0 +1,160 @@
+// ndcg/cli.hpp: the command line's arguments as getopt_long reads them, and its formats. The
+// programs themselves are run over the shared cases by tests/wasm/cli.test.mjs.
+#include "ndcg/cli.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace ndcg;
+
+namespace {
+
+cli::Arguments parsed(const std::vector<std::string>& argv) {
+  const cli::Parsed p = cli::parse_arguments(argv);
+  REQUIRE_MESSAGE(p.arguments.has_value(), p.error);
+  return *p.arguments;
+}
+
+std::string error_of(const std::vector<std::string>& argv) {
+  const cli::Parsed p = cli::parse_arguments(argv);
+  REQUIRE_FALSE(p.arguments.has_value());
+  return p.error;
+}
+
+std::string option(const cli::Arguments& a, std::string_view name) {
+  std::string value = "(absent)";
+  for (const OptionValue& o : a.options) {
+    if (o.name == name) value = o.value;
+  }
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("flags are read as getopt_long reads them: grouped, attached, long, prefixes") {
+  const cli::Arguments a = parsed({"-qc", "-l2", "-M", "3", "-mmap", "-m", "P.5", "q", "r"});
+  CHECK(a.per_query);
+  CHECK(option(a, "averageComplete") == "true");
+  CHECK(option(a, "relevanceLevel") == "2");
+  CHECK(option(a, "maxPerQuery") == "3");
+  CHECK(a.measures == std::vector<std::string>{"map", "P.5"});
+  CHECK(a.files == std::vector<std::string>{"q", "r"});
+
+  // A unique prefix of a long name; a value after '=' or in the next argument, whatever it is.
+  CHECK(option(parsed({"--level", "2", "q", "r"}), "relevanceLevel") == "2");
+  CHECK(option(parsed({"--level_for_rel=-1", "q", "r"}), "relevanceLevel") == "-1");
+  CHECK(option(parsed({"-l", "-1", "q", "r"}), "relevanceLevel") == "-1");
+  // "--" ends the flags: a file may start with '-'.
+  CHECK(parsed({"--", "-q", "-r"}).files == std::vector<std::string>{"-q", "-r"});
+  CHECK(parsed({"-", "r"}).files == std::vector<std::string>{"-", "r"});
+  // The last of a flag given twice counts; -m and -o add up.
+  CHECK(option(parsed({"-l1", "-l3", "q", "r"}), "relevanceLevel") == "3");
+  const cli::Arguments o =
+      parsed({"--preset", "sklearn", "-o", "ties=average", "-o", "gain=exponential", "q", "r"});
+  CHECK(option(o, "preset") == "sklearn");
+  CHECK(option(o, "ties") == "average");
+  CHECK(option(o, "gain") == "exponential");
+}
+
+TEST_CASE("--explain and -D name the query to explain, and where its working goes") {
+  cli::Arguments a = parsed({"--explain", "301:P_10", "q", "r"});
+  CHECK(a.explain == "301");
+  CHECK(a.explain_measure == "P_10");
+  CHECK(option(a, "explainQuery") == "301");
+  CHECK(option(a, "explainMeasure") == "P_10");
+  a = parsed({"--explain", "a:b:map", "q", "r"});  // a query id may hold ':'
+  CHECK(a.explain == "a:b");
+  a = parsed({"-D", "1.302", "q", "r"});
+  CHECK(option(a, "onlyQuery") == "302");
+  CHECK(a.explain == "302");
+  CHECK(a.explanation_to_stderr);
+  a = parsed({"-D", "0.302", "q", "r"});  // level 0: evaluate 302 only, explain nothing
+  CHECK(a.explain.empty());
+  a = parsed({"-D", "2", "q", "r"});
+  CHECK(option(a, "explainAll") == "true");
+}
+
+TEST_CASE("usage errors say what is wrong in one sentence") {
+  CHECK(error_of({"-x", "q", "r"}) == "unknown option '-x'");
+  CHECK(error_of({"--nope", "q", "r"}) == "unknown option '--nope'");
+  CHECK(error_of({"--Re", "x", "q", "r"}) ==
+        "option '--Re' is ambiguous: --Rel_info_format, --Results_format");
+  CHECK(error_of({"-q", "--help=1", "q", "r"}) == "option '--help' takes no value");
+  CHECK(error_of({"q", "r", "-l"}) == "option '-l' needs a value");
+  CHECK(error_of({"-l", "two", "q", "r"}) == "-l takes a whole number, not 'two'");
+  CHECK(error_of({"-M", "-1", "q", "r"}) == "-M takes a whole number 0 or more, not '-1'");
+  CHECK(error_of({"-D", "1.", "q", "r"}).starts_with("-D takes a level and an optional query"));
+  CHECK(error_of({"-R", "trec", "q", "r"}).starts_with("-R takes a relevance file format"));
+  CHECK(error_of({"-T", "x", "q", "r"}).starts_with("-T takes trec_results"));
+  CHECK(error_of({"-o", "ties", "q", "r"}).starts_with("-o takes NAME=VALUE"));
+  CHECK(error_of({"--format", "xml", "q", "r"}) == "--format is trec, json or tsv, not 'xml'");
+  CHECK(error_of({"q"}) == "expected two files, QRELS and RUN; got 1");
+  CHECK(error_of({"-", "-"}) == "only one of QRELS and RUN can be - (stdin)");
+  // -h and -v need no files.
+  CHECK(parsed({"-h"}).help);
+  CHECK(parsed({"--vers"}).version);
+  const std::string text = cli::usage_error("unknown option '-x'");
+  CHECK(text.starts_with("ndcg-calc: unknown option '-x'\nusage: ndcg-calc [-q]"));
+  CHECK(text.ends_with("QRELS RUN\n(ndcg-calc -h for every option)\n"));
+}
+
+TEST_CASE("-h -m NAME defines the measures named, a set by its members") {
+  const std::string one = cli::help({"map"});
+  CHECK(one.starts_with(std::string(cli::usage())));
+  CHECK(one.find("\nMeasures:\n  map (ir_measures: AP)\n      average precision") !=
+        std::string::npos);
+  const std::string set = cli::help({"official"});
+  CHECK(set.find("\n  P.5,10,15,20,30,100,200,500,1000 (ir_measures: P@k)\n") != std::string::npos);
+  CHECK(set.find("\n  ndcg_cut") == std::string::npos);  // not in the official set
+}
+
+TEST_CASE("numbers are written as JavaScript's String(x) writes them") {
+  const std::pair<double, const char*> cases[] = {
+      {0, "0"},
+      {-0.0, "0"},
+      {1, "1"},
+      {-1.5, "-1.5"},
+      {0.1, "0.1"},
+      {0.1 + 0.2, "0.30000000000000004"},
+      {1.0 / 3, "0.3333333333333333"},
+      {0.44166666666666665, "0.44166666666666665"},
+      {100, "100"},
+      {1e21, "1e+21"},
+      {1.5e21, "1.5e+21"},
+      {123456789012345680000.0, "123456789012345680000"},
+      {0.000001, "0.000001"},
+      {1e-7, "1e-7"},
+      {1.25e-7, "1.25e-7"},
+      {5e-324, "5e-324"},
+      {1.7976931348623157e308, "1.7976931348623157e+308"},
+      {-1000000, "-1000000"},
+      {std::numeric_limits<double>::quiet_NaN(), "NaN"},
+      {std::numeric_limits<double>::infinity(), "Infinity"},
+      {-std::numeric_limits<double>::infinity(), "-Infinity"},
+  };
+  for (const auto& [x, text] : cases) {
+    CAPTURE(text);
+    CHECK(cli::js_number(x) == text);
+  }
+}
+
+TEST_CASE("the report locates messages in the files as named, and sets the exit status") {
+  trec::Evaluation failed;
+  failed.errors = {{Source::run, 12, 3, "the score is not a number"},
+                   {Source::qrels, 0, 0, "the qrels file has no judgments"}};
+  failed.warnings = {{Source::options, 0, 0, "a note"}};
+  cli::Report r = cli::report(parsed({"a.qrels", "b.run"}), failed, "a.qrels", "b.run");
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "ndcg-calc: warning: a note\n"
+        "ndcg-calc: b.run:12:3: the score is not a number\n"
+        "ndcg-calc: a.qrels: the qrels file has no judgments\n");
+  trec::Evaluation bad_measure;
+  bad_measure.errors = {{Source::options, 0, 0, "unknown measure 'nope'"}};
+  r = cli::report(parsed({"a", "b"}), bad_measure, "a", "b");
+  CHECK(r.status == 2);
+  CHECK(r.err == "ndcg-calc: unknown measure 'nope'\n");
+}
