@@ -59,24 +59,6 @@ struct DocColumn {
   }
 };
 
-std::string_view numbers_from_name(ndcg::NumbersFrom from) {
-  switch (from) {
-    case ndcg::NumbersFrom::none:
-      return "none";
-    case ndcg::NumbersFrom::assumed:
-      return "assumed";
-    case ndcg::NumbersFrom::header:
-      return "header";
-    case ndcg::NumbersFrom::option:
-      return "option";
-    case ndcg::NumbersFrom::run:
-      return "run";
-    case ndcg::NumbersFrom::json:
-      return "json";
-  }
-  return "none";
-}
-
 val explanation_to_js(const ndcg::Explanation& e) {
   val out = val::object();
   out.set("ok", e.ok);
@@ -138,7 +120,7 @@ val explanation_to_js(const ndcg::Explanation& e) {
   }
   out.set("columns", columns);
   out.set("scored", e.scored);
-  out.set("numbersFrom", std::string(numbers_from_name(e.numbers_from)));
+  out.set("numbersFrom", std::string(ndcg::numbers_from_name(e.numbers_from)));
 
   DocColumn ideal_list;
   std::vector<double> ideal_list_grade;
@@ -362,13 +344,6 @@ val working_to_js(const ndcg::trec::Working& w) {
   return out;
 }
 
-// How the "all" line combines a column's queries, as the JS API names it.
-const char* summary_name(ndcg::trec::Summary s) {
-  static constexpr const char* kSummaries[] = {"mean", "sum",  "geometric", "count",
-                                               "sum",  "none", "runTag"};
-  return kSummaries[static_cast<int>(s)];
-}
-
 // The catalogue of TREC measures, in trec_eval's order.
 val measure_catalogue() {
   static constexpr const char* kParams[] = {"none", "cutoffs", "numberCutoffs", "numbers", "pairs"};
@@ -382,7 +357,7 @@ val measure_catalogue() {
     item.set("params", kParams[static_cast<int>(d.params)]);
     item.set("defaults", std::string(d.defaults));
     item.set("value", kValues[static_cast<int>(d.value)]);
-    item.set("summary", summary_name(d.summary));
+    item.set("summary", std::string(ndcg::trec::summary_name(d.summary)));
     item.set("perQuery", d.per_query);
     item.set("irMeasures", std::string(d.ir_measures));
     item.set("definition", std::string(d.definition));
@@ -466,7 +441,7 @@ class TrecSession {
       column.set("wholeNumber", column_of.whole_number);
       column.set("text", column_of.value == ndcg::trec::ValueKind::text);
       column.set("perQuery", column_of.per_query);
-      column.set("summary", summary_name(column_of.summary));
+      column.set("summary", std::string(ndcg::trec::summary_name(column_of.summary)));
       column.set("measure", static_cast<double>(column_of.measure));
       column.set("cutoff", static_cast<double>(column_of.cutoff));
       columns.set(c, column);

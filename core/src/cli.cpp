@@ -498,12 +498,6 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-std::string_view summary_name(trec::Summary s) {
-  static constexpr std::string_view kSummaries[] = {"mean", "sum",  "geometric", "count",
-                                                    "sum",  "none", "runTag"};
-  return kSummaries[static_cast<int>(s)];
-}
-
 void write_diagnostics(JsonWriter& json, const std::vector<Diagnostic>& list) {
   json.begin_array();
   for (const Diagnostic& d : list) {
@@ -523,24 +517,6 @@ void write_diagnostics(JsonWriter& json, const std::vector<Diagnostic>& list) {
     json.end_object();
   }
   json.end_array();
-}
-
-std::string_view numbers_from_name(NumbersFrom from) {
-  switch (from) {
-    case NumbersFrom::none:
-      return "none";
-    case NumbersFrom::assumed:
-      return "assumed";
-    case NumbersFrom::header:
-      return "header";
-    case NumbersFrom::option:
-      return "option";
-    case NumbersFrom::run:
-      return "run";
-    case NumbersFrom::json:
-      return "json";
-  }
-  return "none";
 }
 
 void write_optional_text(JsonWriter& json, const std::optional<std::string>& text) {
@@ -734,7 +710,7 @@ std::string format_json(const Arguments& args, const trec::Evaluation& e) {
     json.key("perQuery");
     json.value(c.per_query);
     json.key("summary");
-    json.value(summary_name(c.summary));
+    json.value(trec::summary_name(c.summary));
     json.key("measure");
     json.value(static_cast<double>(c.measure));
     json.key("cutoff");

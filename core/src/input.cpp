@@ -1110,4 +1110,22 @@ Parsed<Judgments> parse_judgments(std::string_view text) {
   return out;
 }
 
+std::string_view numbers_from_name(NumbersFrom from) {
+  switch (from) {
+    case NumbersFrom::none:
+      return "none";
+    case NumbersFrom::assumed:
+      return "assumed";
+    case NumbersFrom::header:
+      return "header";
+    case NumbersFrom::option:
+      return "option";
+    case NumbersFrom::run:
+      return "run";
+    case NumbersFrom::json:
+      return "json";
+  }
+  return "none";
+}
+
 }  // namespace ndcg

@@ -428,4 +428,10 @@ std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view raw
   return std::nullopt;
 }
 
+std::string_view summary_name(Summary summary) {
+  static constexpr std::string_view kNames[] = {"mean", "sum",  "geometric", "count",
+                                                "sum",  "none", "runTag"};
+  return kNames[static_cast<int>(summary)];
+}
+
 }  // namespace ndcg::trec

@@ -36,6 +36,9 @@ enum class NumbersFrom : std::uint8_t {
   json,     // JSON objects whose keys name the numbers ({"doc": "d1", "score": 0.5})
 };
 
+// "none", "assumed", "header", "option", "run" or "json": the names the JS API uses.
+std::string_view numbers_from_name(NumbersFrom from);
+
 struct RankedList {
   std::vector<RankedEntry> entries;  // in the order given (rank order unless scored)
   bool grades_only = false;          // the input was one line of grades, e.g. "G = (1, 0, 3)"

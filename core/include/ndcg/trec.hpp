@@ -271,6 +271,10 @@ enum class Summary : std::uint8_t {
   run_tag,    // the run's tag (runid)
 };
 
+// How the JS API and the command line's JSON name a Summary: "mean", "sum", "geometric",
+// "count" (num_q), "sum" (num_rel), "none" or "runTag".
+std::string_view summary_name(Summary summary);
+
 enum class ValueKind : std::uint8_t { real, whole, text };
 
 struct Ranked;  // one query's ranked relevance values (trec_measures.hpp)
