@@ -163,13 +163,15 @@ std::vector<ndcg::OptionValue> option_values(const val& options) {
   return values;
 }
 
-#ifdef NDCG_COMMAND_LINE
+// A JS array of strings.
 std::vector<std::string> strings(const val& array) {
   std::vector<std::string> out;
   const auto count = array["length"].as<unsigned>();
   for (unsigned i = 0; i < count; ++i) out.push_back(array[i].as<std::string>());
   return out;
 }
+
+#ifdef NDCG_COMMAND_LINE
 
 val string_array(const std::vector<std::string>& list) {
   val out = val::array();
@@ -383,8 +385,8 @@ val measure_nicknames() {
   return out;
 }
 
-// One TREC evaluation fed in chunks (ndcg::trec::Session): qrels first, then the run, fed again
-// from its start for as long as finishRun() returns true.
+// One TREC evaluation fed in chunks through chunkBuffer() (ndcg::trec::Session): qrels first,
+// then the run, fed again from its start for as long as finishRun() returns true.
 class TrecSession {
  public:
   // `measures`: an array of measure names ("ndcg_cut.10", "P@5", "all_trec"); `options`:
@@ -392,19 +394,12 @@ class TrecSession {
   // checked by the core.
   TrecSession(const val& measures, const val& options) {
     ndcg::trec::EvalOptions eval;
-    const auto count = measures["length"].as<unsigned>();
-    for (unsigned i = 0; i < count; ++i) {
-      if (auto error = ndcg::trec::add_measure(eval, measures[i].as<std::string>())) {
-        option_errors_.add(std::move(*error));
-      }
-    }
-    option_errors_.append(ndcg::trec::set_eval_options(eval, option_values(options)));
+    option_errors_ =
+        ndcg::trec::configure_evaluation(eval, strings(measures), option_values(options));
     session_ = std::make_unique<ndcg::trec::Session>(std::move(eval));
   }
 
-  void feedQrels(const std::string& chunk) { session_->feed_qrels(chunk); }
   void finishQrels() { session_->finish_qrels(); }
-  void feedRun(const std::string& chunk) { session_->feed_run(chunk); }
   bool finishRun() { return session_->finish_run(); }
 
   // A chunk's way in without a conversion at the binding: the caller asks for room for `size`
@@ -422,7 +417,7 @@ class TrecSession {
       evaluation_ = ndcg::trec::Evaluation{};
       evaluation_.errors = option_errors_.finish();
       out.set("ok", false);
-      out.set("errors", diagnostics_to_js(option_errors_.finish()));
+      out.set("errors", diagnostics_to_js(evaluation_.errors));
       out.set("warnings", val::array());
       return out;
     }
@@ -530,9 +525,7 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("checkWorking", &check_working);
   emscripten::class_<TrecSession>("TrecSession")
       .constructor<const val&, const val&>()
-      .function("feedQrels", &TrecSession::feedQrels)
       .function("finishQrels", &TrecSession::finishQrels)
-      .function("feedRun", &TrecSession::feedRun)
       .function("chunkBuffer", &TrecSession::chunkBuffer)
       .function("feedQrelsBuffer", &TrecSession::feedQrelsBuffer)
       .function("feedRunBuffer", &TrecSession::feedRunBuffer)

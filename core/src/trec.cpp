@@ -178,6 +178,16 @@ DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionVa
   });
 }
 
+DiagnosticList configure_evaluation(EvalOptions& options, const std::vector<std::string>& measures,
+                                    const std::vector<OptionValue>& values) {
+  DiagnosticList errors;
+  for (const std::string& name : measures) {
+    if (auto error = add_measure(options, name)) errors.add(std::move(*error));
+  }
+  errors.append(set_eval_options(options, values));
+  return errors;
+}
+
 namespace {
 
 // ndcg's gain map as Options::custom_gains: every judged grade maps to its override, or to itself.

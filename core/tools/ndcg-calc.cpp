@@ -138,7 +138,6 @@ class Input {
  public:
   // Empty when it opens; else the usage error.
   std::string open(const std::string& path) {
-    path_ = path;
     if (path == "-") {
       fd_ = STDIN_FILENO;
       return spool_start();
@@ -200,7 +199,6 @@ class Input {
     return {};
   }
 
-  std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
   std::FILE* spool_ = nullptr;
@@ -279,11 +277,8 @@ int run(const std::vector<std::string>& argv) {
   }
 
   ndcg::trec::EvalOptions options;
-  ndcg::DiagnosticList option_errors;
-  for (const std::string& name : args.measures) {
-    if (auto error = ndcg::trec::add_measure(options, name)) option_errors.add(std::move(*error));
-  }
-  option_errors.append(ndcg::trec::set_eval_options(options, args.options));
+  const ndcg::DiagnosticList option_errors =
+      ndcg::trec::configure_evaluation(options, args.measures, args.options);
   ndcg::trec::Evaluation evaluation;
   if (!option_errors.empty()) {
     evaluation.errors = option_errors.finish();

@@ -36,12 +36,8 @@ Request parse_args(const nlohmann::json& args) {
   REQUIRE_MESSAGE(parsed.arguments.has_value(), parsed.error);
   Request r;
   r.per_query = parsed.arguments->per_query;
-  for (const std::string& name : parsed.arguments->measures) {
-    if (auto e = add_measure(r.options, name)) r.errors.push_back(*e);
-  }
-  for (const Diagnostic& e : set_eval_options(r.options, parsed.arguments->options).finish()) {
-    r.errors.push_back(e);
-  }
+  r.errors = configure_evaluation(r.options, parsed.arguments->measures, parsed.arguments->options)
+                 .finish();
   return r;
 }
 

@@ -403,6 +403,11 @@ DiagnosticList set_eval_options(EvalOptions& options, const std::vector<OptionVa
 // keeps only the first one's parameters; a note says so).
 std::optional<Diagnostic> add_measure(EvalOptions& options, std::string_view name);
 
+// A whole request, as the JS API and the command lines give it: each measure (add_measure), then
+// every option (set_eval_options). Returns the errors of both, measures first.
+DiagnosticList configure_evaluation(EvalOptions& options, const std::vector<std::string>& measures,
+                                    const std::vector<OptionValue>& values);
+
 // The working behind one measure's value for one query: a row per ranked document with the
 // quantities the value is built from (for AP the precision at each relevant rank, for bpref the
 // judged non-relevant documents above each relevant one, for ERR the stopping probabilities),
