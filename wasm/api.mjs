@@ -162,7 +162,11 @@ function shapeEvaluation(raw, session, trecText, commandLine) {
   const printed = commandLine
     ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName)
     : undefined;
-  if (!raw.ok) return printed ? { ok: false, errors: raw.errors, warnings: raw.warnings, commandLine: printed } : { ok: false, errors: raw.errors, warnings: raw.warnings };
+  if (!raw.ok) {
+    const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
+    if (printed) failed.commandLine = printed;
+    return failed;
+  }
   const names = raw.columns.map((c) => c.name);
   const valuesOf = (array) => Object.fromEntries(names.map((name, i) => [name, array[i]]));
   // Text columns (relstring) carry their text per query instead of a number.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <type_traits>
 
 namespace ndcg::cli {
 namespace {
@@ -124,27 +125,25 @@ Split split_arguments(const std::vector<std::string>& argv) {
       const std::size_t eq = body.find('=');
       const std::string_view name = body.substr(0, eq);
       const Flag* flag = nullptr;
-      std::vector<std::string_view> matches;
+      std::vector<const Flag*> matches;
       for (const Flag& f : kFlags) {
         if (f.name.size() < 2) continue;  // -o has no long form
         if (f.name == name) {
           flag = &f;
           break;
         }
-        if (f.name.substr(0, name.size()) == name) matches.push_back(f.name);
+        if (f.name.substr(0, name.size()) == name) matches.push_back(&f);
       }
       if (flag == nullptr) {
         if (matches.size() == 1) {
-          for (const Flag& f : kFlags) {
-            if (f.name == matches[0]) flag = &f;
-          }
+          flag = matches[0];
         } else if (matches.empty()) {
           out.error = "unknown option '--" + std::string(name) + "'";
           return out;
         } else {
           out.error = "option '--" + std::string(name) + "' is ambiguous:";
           for (std::size_t m = 0; m < matches.size(); ++m) {
-            out.error += (m == 0 ? " --" : ", --") + std::string(matches[m]);
+            out.error += (m == 0 ? " --" : ", --") + std::string(matches[m]->name);
           }
           return out;
         }
@@ -423,9 +422,27 @@ class JsonWriter {
     string_value(text);
   }
   void value(const char* text) { value(std::string_view(text)); }
+  void value(const std::string& text) { value(std::string_view(text)); }
+  void value(const std::optional<std::string>& text) {
+    if (text) {
+      value(*text);
+    } else {
+      null();
+    }
+  }
   void null() {
     item();
     out_ += "null";
+  }
+  // A member: its key and its value; whole numbers are written as JavaScript numbers.
+  template <class T>
+  void field(std::string_view name, const T& x) {
+    key(name);
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      value(static_cast<double>(x));
+    } else {
+      value(x);
+    }
   }
 
  private:
@@ -502,36 +519,20 @@ void write_diagnostics(JsonWriter& json, const std::vector<Diagnostic>& list) {
   json.begin_array();
   for (const Diagnostic& d : list) {
     json.begin_object();
-    json.key("source");
-    json.value(source_name(d.source));
-    json.key("line");
-    json.value(static_cast<double>(d.line));
-    json.key("column");
-    json.value(static_cast<double>(d.column));
-    json.key("message");
-    json.value(d.message);
-    if (!d.code.empty()) {
-      json.key("code");
-      json.value(d.code);
-    }
+    json.field("source", source_name(d.source));
+    json.field("line", d.line);
+    json.field("column", d.column);
+    json.field("message", d.message);
+    if (!d.code.empty()) json.field("code", d.code);
     json.end_object();
   }
   json.end_array();
 }
 
-void write_optional_text(JsonWriter& json, const std::optional<std::string>& text) {
-  if (text) {
-    json.value(*text);
-  } else {
-    json.null();
-  }
-}
-
 // An explanation as the JS API shapes it (wasm/api.mjs): rows, ideal, summary, reading.
 void write_explanation(JsonWriter& json, const Explanation& e) {
   json.begin_object();
-  json.key("ok");
-  json.value(e.ok);
+  json.field("ok", e.ok);
   if (!e.ok) {
     json.key("errors");
     write_diagnostics(json, e.errors);
@@ -545,56 +546,39 @@ void write_explanation(JsonWriter& json, const Explanation& e) {
   json.begin_array();
   for (const StepRow& r : e.rows) {
     json.begin_object();
-    json.key("rank");
-    json.value(static_cast<double>(r.rank));
-    json.key("doc");
-    write_optional_text(json, r.doc);
-    const std::pair<std::string_view, double> numbers[] = {
-        {"grade", r.grade}, {"gain", r.gain}, {"discount", r.discount},
-        {"term", r.term},   {"cg", r.cg},     {"dcg", r.dcg}};
-    for (const auto& [name, x] : numbers) {
-      json.key(name);
-      json.value(x);
-    }
-    json.key("idealDoc");
-    write_optional_text(json, r.ideal_doc);
-    const std::pair<std::string_view, double> ideal[] = {{"idealGrade", r.ideal_grade},
-                                                         {"idealGain", r.ideal_gain},
-                                                         {"idealTerm", r.ideal_term},
-                                                         {"idcg", r.idcg},
-                                                         {"ndcg", r.ndcg}};
-    for (const auto& [name, x] : ideal) {
-      json.key(name);
-      json.value(x);
-    }
-    json.key("judged");
-    json.value(r.judged);
-    json.key("repeated");
-    json.value(r.repeated);
+    json.field("rank", r.rank);
+    json.field("doc", r.doc);
+    json.field("grade", r.grade);
+    json.field("gain", r.gain);
+    json.field("discount", r.discount);
+    json.field("term", r.term);
+    json.field("cg", r.cg);
+    json.field("dcg", r.dcg);
+    json.field("idealDoc", r.ideal_doc);
+    json.field("idealGrade", r.ideal_grade);
+    json.field("idealGain", r.ideal_gain);
+    json.field("idealTerm", r.ideal_term);
+    json.field("idcg", r.idcg);
+    json.field("ndcg", r.ndcg);
+    json.field("judged", r.judged);
+    json.field("repeated", r.repeated);
     if (e.scored) {
-      json.key("score");
-      json.value(r.score.value_or(0));
-      json.key("ownGain");
-      json.value(r.own_gain);
+      json.field("score", r.score.value_or(0));
+      json.field("ownGain", r.own_gain);
       json.key("tie");
       if (r.tie_first == 0) {
         json.null();
       } else {
         json.begin_object();
-        json.key("first");
-        json.value(static_cast<double>(r.tie_first));
-        json.key("last");
-        json.value(static_cast<double>(r.tie_last));
+        json.field("first", r.tie_first);
+        json.field("last", r.tie_last);
         json.end_object();
       }
     }
     if (rounded) {
-      json.key("roundedDcg");
-      json.value(r.rounded_dcg);
-      json.key("roundedIdcg");
-      json.value(r.rounded_idcg);
-      json.key("roundedNdcg");
-      json.value(r.rounded_ndcg);
+      json.field("roundedDcg", r.rounded_dcg);
+      json.field("roundedIdcg", r.rounded_idcg);
+      json.field("roundedNdcg", r.rounded_ndcg);
     }
     json.end_object();
   }
@@ -603,54 +587,41 @@ void write_explanation(JsonWriter& json, const Explanation& e) {
   json.begin_array();
   for (const IdealEntry& entry : e.ideal) {
     json.begin_object();
-    json.key("doc");
-    write_optional_text(json, entry.doc);
-    json.key("grade");
-    json.value(entry.grade);
-    json.key("gain");
-    json.value(entry.gain);
+    json.field("doc", entry.doc);
+    json.field("grade", entry.grade);
+    json.field("gain", entry.gain);
     json.end_object();
   }
   json.end_array();
   json.key("summary");
   json.begin_object();
-  const std::pair<std::string_view, double> summary[] = {
-      {"k", e.summary.k},
-      {"dcgAtK", e.summary.dcg_at_k},
-      {"idcgAtK", e.summary.idcg_at_k},
-      {"ndcgAtK", e.summary.ndcg_at_k},
-      {"judgedRelevant", e.summary.judged_relevant}};
-  for (const auto& [name, x] : summary) {
-    json.key(name);
-    json.value(x);
-  }
+  json.field("k", e.summary.k);
+  json.field("dcgAtK", e.summary.dcg_at_k);
+  json.field("idcgAtK", e.summary.idcg_at_k);
+  json.field("ndcgAtK", e.summary.ndcg_at_k);
+  json.field("judgedRelevant", e.summary.judged_relevant);
   if (rounded) {
-    json.key("roundedDecimals");
-    json.value(static_cast<double>(*e.summary.rounded_decimals));
-    json.key("roundedDcgAtK");
-    json.value(e.summary.rounded_dcg_at_k);
-    json.key("roundedIdcgAtK");
-    json.value(e.summary.rounded_idcg_at_k);
-    json.key("roundedNdcgAtK");
-    json.value(e.summary.rounded_ndcg_at_k);
+    json.field("roundedDecimals", *e.summary.rounded_decimals);
+    json.field("roundedDcgAtK", e.summary.rounded_dcg_at_k);
+    json.field("roundedIdcgAtK", e.summary.rounded_idcg_at_k);
+    json.field("roundedNdcgAtK", e.summary.rounded_ndcg_at_k);
   }
   json.end_object();
   json.key("warnings");
   write_diagnostics(json, e.warnings);
   json.key("reading");
   json.begin_object();
-  json.key("numbers");
-  json.value(e.scored ? "score" : e.numbers_from == NumbersFrom::none ? "none" : "grade");
-  json.key("from");
-  json.value(numbers_from_name(e.numbers_from));
+  json.field("numbers", e.scored                              ? "score"
+                        : e.numbers_from == NumbersFrom::none ? "none"
+                                                              : "grade");
+  json.field("from", numbers_from_name(e.numbers_from));
   json.end_object();
   json.end_object();
 }
 
 void write_working(JsonWriter& json, const trec::Working& w) {
   json.begin_object();
-  json.key("column");
-  json.value(w.column);
+  json.field("column", w.column);
   json.key("columns");
   json.begin_array();
   for (const std::string& c : w.columns) json.value(c);
@@ -659,14 +630,10 @@ void write_working(JsonWriter& json, const trec::Working& w) {
   json.begin_array();
   for (const trec::WorkingRow& r : w.rows) {
     json.begin_object();
-    json.key("rank");
-    json.value(static_cast<double>(r.rank));
-    json.key("doc");
-    json.value(r.docno);
-    json.key("grade");
-    json.value(static_cast<double>(r.grade));
-    json.key("counted");
-    json.value(r.counted);
+    json.field("rank", r.rank);
+    json.field("doc", r.docno);
+    json.field("grade", r.grade);
+    json.field("counted", r.counted);
     json.key("values");
     json.begin_array();
     for (double v : r.values) json.value(v);  // NaN (does not apply): null
@@ -674,10 +641,8 @@ void write_working(JsonWriter& json, const trec::Working& w) {
     json.end_object();
   }
   json.end_array();
-  json.key("result");
-  json.value(w.result);
-  json.key("value");
-  json.value(w.value);
+  json.field("result", w.result);
+  json.field("value", w.value);
   json.end_object();
 }
 
@@ -686,8 +651,7 @@ void write_values(JsonWriter& json, const std::vector<trec::Column>& columns,
                   const std::vector<double>& values) {
   json.begin_object();
   for (std::size_t c = 0; c < columns.size() && c < values.size(); ++c) {
-    json.key(columns[c].name);
-    json.value(values[c]);
+    json.field(columns[c].name, values[c]);
   }
   json.end_object();
 }
@@ -695,26 +659,18 @@ void write_values(JsonWriter& json, const std::vector<trec::Column>& columns,
 std::string format_json(const Arguments& args, const trec::Evaluation& e) {
   JsonWriter json;
   json.begin_object();
-  json.key("ok");
-  json.value(true);
+  json.field("ok", true);
   json.key("columns");
   json.begin_array();
   for (const trec::Column& c : e.columns) {
     json.begin_object();
-    json.key("name");
-    json.value(c.name);
-    json.key("wholeNumber");
-    json.value(c.whole_number);
-    json.key("text");
-    json.value(c.value == trec::ValueKind::text);
-    json.key("perQuery");
-    json.value(c.per_query);
-    json.key("summary");
-    json.value(trec::summary_name(c.summary));
-    json.key("measure");
-    json.value(static_cast<double>(c.measure));
-    json.key("cutoff");
-    json.value(static_cast<double>(c.cutoff));
+    json.field("name", c.name);
+    json.field("wholeNumber", c.whole_number);
+    json.field("text", c.value == trec::ValueKind::text);
+    json.field("perQuery", c.per_query);
+    json.field("summary", trec::summary_name(c.summary));
+    json.field("measure", c.measure);
+    json.field("cutoff", c.cutoff);
     json.end_object();
   }
   json.end_array();
@@ -723,17 +679,15 @@ std::string format_json(const Arguments& args, const trec::Evaluation& e) {
     json.begin_array();
     for (const trec::QueryValues& q : e.per_query) {
       json.begin_object();
-      json.key("query");
-      json.value(q.qid);
+      json.field("query", q.qid);
       json.key("values");
       write_values(json, e.columns, q.values);
       if (!q.texts.empty()) {
         json.key("texts");
         json.begin_object();
         for (std::size_t c = 0; c < e.columns.size() && c < q.texts.size(); ++c) {
-          if (e.columns[c].value != trec::ValueKind::text) continue;
-          json.key(e.columns[c].name);
-          json.value(q.texts[c]);
+          if (e.columns[c].value == trec::ValueKind::text)
+            json.field(e.columns[c].name, q.texts[c]);
         }
         json.end_object();
       }
@@ -745,16 +699,11 @@ std::string format_json(const Arguments& args, const trec::Evaluation& e) {
   write_values(json, e.columns, e.mean);
   json.key("stdev");
   write_values(json, e.columns, e.stdev);
-  json.key("queriesAveraged");
-  json.value(static_cast<double>(e.queries_averaged));
-  json.key("runTag");
-  json.value(e.run_tag);
+  json.field("queriesAveraged", e.queries_averaged);
+  json.field("runTag", e.run_tag);
   json.key("warnings");
   write_diagnostics(json, e.warnings);
-  if (e.zscores) {
-    json.key("zscores");
-    json.value(true);
-  }
+  if (e.zscores) json.field("zscores", true);
   if (e.working) {
     json.key("working");
     write_working(json, *e.working);
