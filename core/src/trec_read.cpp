@@ -449,14 +449,10 @@ void RunReader::finish() {
 
 namespace {
 
-// A query id's 64-bit hash for RunReader's table of closed queries: FNV-1a, never 0 (the empty
-// slot).
+// A query id's 64-bit hash for RunReader's table of closed queries: docno_hash's, never 0 (the
+// empty slot).
 std::uint64_t query_hash(std::string_view qid) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (const char c : qid) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
-  }
+  const std::uint64_t h = docno_hash(qid);
   return h == 0 ? 1 : h;
 }
 
