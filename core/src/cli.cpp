@@ -51,7 +51,8 @@ they are.
   -o NAME=VALUE    one convention, over the preset's (or trec_eval's): gain, discount, base,
                    ideal, ties, negativeGains, unjudgedGrade, relevantFrom,
                    ndcgWhenIdcgZero (trec_eval's obsolete -o is not read)
-  --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query)
+  --format FORMAT  trec (default: trec_eval's lines), json, or tsv (one row a query); json
+                   holds --explain's working, tsv prints it on stderr
   --explain QID[:COLUMN]  print one query's working: the step-by-step NDCG table, or for a
                    column such as map, P_10, bpref or ERR@20 the quantities at each rank
   --progress       report reading progress on stderr)";
@@ -838,12 +839,17 @@ Report report(const Arguments& args, const trec::Evaluation& e, std::string_view
     r.status = all_options ? 2 : 1;
     return r;
   }
-  if (!args.explain_measure.empty() && e.working) {
-    r.out += format_working(args.explain, *e.working);
-  } else if (!args.explain.empty() && e.explanation) {
-    // -D's working goes to stderr, beside the lines trec_eval prints; --explain's to stdout.
-    (args.explanation_to_stderr ? r.err : r.out) +=
-        format_explanation(args.explain, *e.explanation);
+  // The working asked for, as a table before trec_eval's lines; -D's beside them on stderr. TSV
+  // keeps stdout one table, so its tables go to stderr; JSON carries them as its "working" and
+  // "explanation" members, so that stdout is one JSON document.
+  if (args.format != Format::json) {
+    std::string& tables = args.format == Format::tsv ? r.err : r.out;
+    if (!args.explain_measure.empty() && e.working) {
+      tables += format_working(args.explain, *e.working);
+    } else if (!args.explain.empty() && e.explanation) {
+      (args.explanation_to_stderr ? r.err : tables) +=
+          format_explanation(args.explain, *e.explanation);
+    }
   }
   for (const auto& [query, explanation] : e.explanations) {
     r.err += format_explanation(query, explanation);

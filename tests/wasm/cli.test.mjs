@@ -198,3 +198,33 @@ test('a damaged gzipped run is an error naming the file, from both programs', ()
     assert.match(r.stderr, new RegExp(`^ndcg-calc: ${run.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the run file could not be read: `));
   }
 });
+
+test('--format json carries what the API returns: the same per-query values, means and explanation', async () => {
+  // The core writes the command line's JSON (ndcg/cli.hpp) in the shape wasm/api.mjs gives the
+  // API's result; this keeps the two from drifting apart.
+  const calc = await createCalculator();
+  const qrels = readFileSync(join(TREC, 'basic.qrels'));
+  const run = readFileSync(join(TREC, 'basic.run'));
+  const api = calc.evaluate({ qrels, run, measures: ['ndcg', 'map', 'relstring'], explainQuery: '101' });
+  for (const cli of CLIS) {
+    const r = spawnSync(cli.command, [...cli.args, '-q', '--format', 'json', '--explain', '101', '-m', 'ndcg', '-m', 'map', '-m', 'relstring', 'basic.qrels', 'basic.run'],
+      { cwd: TREC, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(json.columns, api.columns, cli.name);
+    assert.deepEqual(json.perQuery, api.perQuery, cli.name);
+    assert.deepEqual(json.mean, api.mean, cli.name);
+    assert.deepEqual(json.stdev, api.stdev, cli.name);
+    assert.deepEqual(json.explanation, api.explanation, cli.name);
+  }
+});
+
+test('--format tsv with --explain keeps stdout one table: the working goes to stderr', () => {
+  for (const cli of CLIS) {
+    const r = spawnSync(cli.command, [...cli.args, '--format', 'tsv', '--explain', '101:map', '-m', 'map', 'basic.qrels', 'basic.run'],
+      { cwd: TREC, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(r.stdout.split('\n'), ['query\tmap', 'all\t0.36041666666666666', ''], cli.name);
+    assert.match(r.stderr, /^Query 101, map:/m, cli.name);
+  }
+});
