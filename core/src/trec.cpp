@@ -407,7 +407,8 @@ void Evaluator::add(const QueryRun& run) {
       }
       kept_ += run.qid.size() + kQueryOverhead + values.values.size() * sizeof(double);
       for (const std::string& t : values.texts) kept_ += t.size();
-      results_[run.qid] = std::move(values);
+      results_sorted_ = results_sorted_ && (results_.empty() || results_.back().qid < run.qid);
+      results_.push_back(std::move(values));
     }
   }
   if (kept_ > options_.results_memory_limit && !errors_.full()) {
@@ -733,12 +734,19 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     return out;
   }
   std::vector<std::string> missing;
+  // The run's queries in trec_eval's order (byte order of the id), as the qrels' are, so that
+  // one walk along both pairs them. A query handed over twice keeps its last values.
+  const auto by_qid = [](const QueryValues& a, const QueryValues& b) { return a.qid < b.qid; };
+  if (!results_sorted_) std::stable_sort(results_.begin(), results_.end(), by_qid);
   out.per_query.reserve(options_.average_complete ? qrels_.queries().size() : results_.size());
+  auto it = results_.begin();
   for (const auto& [qid, qrels] : qrels_.queries()) {
     if (!options_.only_query.empty() && qid != options_.only_query) continue;
-    auto it = results_.find(qid);
-    if (it != results_.end()) {
-      out.per_query.push_back(std::move(it->second));
+    while (it != results_.end() && it->qid < qid) ++it;
+    while (it != results_.end() && std::next(it) != results_.end() && std::next(it)->qid == qid)
+      ++it;
+    if (it != results_.end() && it->qid == qid) {
+      out.per_query.push_back(std::move(*it++));
     } else if (options_.average_complete) {
       QueryValues values = evaluate(stand_in_ranking(qid), qrels);
       reset_stand_in(columns_, values);

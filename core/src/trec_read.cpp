@@ -148,7 +148,12 @@ std::uint64_t docno_hash(std::string_view docno) {
 }
 
 const JudgedDocs::Entry* JudgedDocs::find(std::string_view docno, std::uint64_t hash) const {
-  if (slots_.empty()) return nullptr;
+  if (slots_.empty()) {
+    for (const Entry& e : entries_) {
+      if (e.hash == hash && this->docno(e) == docno) return &e;
+    }
+    return nullptr;
+  }
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
@@ -160,14 +165,17 @@ const JudgedDocs::Entry* JudgedDocs::find(std::string_view docno, std::uint64_t 
 
 const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_t hash,
                                             std::int64_t grade, std::uint32_t line) {
+  if (slots_.empty() && entries_.size() < kScanned) {
+    if (const Entry* e = find(docno, hash)) return e;
+    append(docno, hash, grade, line);
+    return nullptr;
+  }
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
     if (slot == 0) {
-      entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size()),
-                               static_cast<std::uint32_t>(docno.size())});
-      docnos_.insert(docnos_.end(), docno.begin(), docno.end());
+      append(docno, hash, grade, line);
       slots_[i] = static_cast<std::uint32_t>(entries_.size());
       return nullptr;
     }
@@ -176,9 +184,17 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
   }
 }
 
-// Kept at most half full: doubles the table and places every entry again.
+void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t grade,
+                        std::uint32_t line) {
+  entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size()),
+                           static_cast<std::uint32_t>(docno.size())});
+  docnos_.insert(docnos_.end(), docno.begin(), docno.end());
+}
+
+// Kept at most half full: doubles the table (from four times kScanned, when the entries outgrow
+// their linear scan) and places every entry again.
 void JudgedDocs::grow() {
-  slots_.assign(std::max<std::size_t>(16, slots_.size() * 2), 0);
+  slots_.assign(std::max<std::size_t>(4 * kScanned, slots_.size() * 2), 0);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     std::size_t i = static_cast<std::size_t>(entries_[k].hash) & mask;

@@ -1,6 +1,7 @@
 // tests/bad-input/cases.json through the native core: every hostile input gives its expected
 // located error or documented reading. tests/wasm/bad-input.test.mjs runs the same cases through
-// the wasm API and the command line, so native and wasm accept and reject the same inputs.
+// the wasm API, and bad-input-cli.test.mjs through both command lines, so native and wasm accept
+// and reject the same inputs.
 #include <doctest/doctest.h>
 
 #include <cmath>

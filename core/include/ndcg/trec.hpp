@@ -67,7 +67,9 @@ struct Preference {
 std::uint64_t docno_hash(std::string_view docno);
 
 // One query's judged documents, in insertion order: their docnos in one string and an
-// open-addressed table of their hashes, so that a judgment costs no allocation of its own.
+// open-addressed table of their hashes, so that a judgment costs no allocation of its own. Up
+// to kScanned documents are found by scanning their hashes, with no table: a collection of
+// many small queries then costs two allocations a query.
 class JudgedDocs {
  public:
   struct Entry {
@@ -97,7 +99,10 @@ class JudgedDocs {
   }
 
  private:
+  static constexpr std::size_t kScanned = 8;
+
   void grow();
+  void append(std::string_view docno, std::uint64_t hash, std::int64_t grade, std::uint32_t line);
 
   std::vector<Entry> entries_;
   std::vector<char> docnos_;          // a vector, not a string: its appends inline
@@ -483,9 +488,10 @@ class Evaluator {
   const QrelsReader& qrels_;
   EvalOptions options_;
   std::vector<Column> columns_;
-  std::vector<std::size_t> widths_;  // the number of columns of each measure, in their order
-  bool any_text_ = false;            // a column holds text (relstring)
-  std::map<std::string, QueryValues> results_;
+  std::vector<std::size_t> widths_;   // the number of columns of each measure, in their order
+  bool any_text_ = false;             // a column holds text (relstring)
+  std::vector<QueryValues> results_;  // in the order evaluated
+  bool results_sorted_ = true;        // ... which is already the order of their ids
   std::optional<Explanation> explanation_;
   std::map<std::string, Explanation> explanations_;  // explain_all
   // Scratch space of evaluate(), kept from query to query: the ranking, and its docnos sorted.
