@@ -946,6 +946,10 @@ Evaluation Session::result() {
   return evaluator_->finish(*run_);
 }
 
+void Session::next_run() {
+  start_run(false);
+}
+
 Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
                     const EvalOptions& options) {
   Session session(options);

@@ -520,6 +520,7 @@ class Evaluator {
 //   s.finish_qrels();
 //   do { for (chunk : run) s.feed_run(chunk); } while (s.finish_run());
 //   Evaluation e = s.result();
+//   s.next_run();  // another run against the same qrels, fed the same way
 class Session {
  public:
   explicit Session(EvalOptions options);
@@ -531,6 +532,9 @@ class Session {
   // Ends a reading of the run; true when it must be fed again from its start.
   bool finish_run();
   Evaluation result();
+  // Starts the evaluation of another run against the same qrels (read once), after result():
+  // feed it as the first, with feed_run and finish_run.
+  void next_run();
 
  private:
   void start_run(bool buffer_all);
