@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <span>
 #include <type_traits>
+
+#include "ndcg/compare.hpp"
 
 namespace ndcg::cli {
 namespace {
@@ -85,6 +88,59 @@ constexpr Flag kFlags[] = {
     {"progress", 0, false},
 };
 
+constexpr std::string_view kCompareUsage =
+    R"(usage: ndcg-calc compare [-m MEASURE]... [--test TEST]... [--permutations N] [--seed S]
+                 [--alpha A] [--correction holm|bh|none] [--missing zero|drop]
+                 [--pairs baseline|all] [--format text|json|tsv|latex] [-l N] [-M N] [-J]
+                 [--preset NAME] [-o NAME=VALUE]... QRELS RUN_A RUN_B [RUN...]
+
+Evaluates every run against QRELS and compares them query by query: the mean of each run, and
+for each run against RUN_A (the baseline) the mean difference with its bootstrap interval, the
+effect size, and paired tests, their p-values corrected for the comparisons made.
+
+  -m, --measure MEASURE   a measure, as for an evaluation (nDCG@10, AP, P@10, ndcg_cut.10, map;
+                          default map, P_10 and ndcg_cut_10); only measures whose "all" value
+                          is a mean of per-query values are compared
+  --test TEST             randomization (Fisher's, the default), t (Student's paired t),
+                          wilcoxon (signed rank) or bootstrap; repeat it or list them with
+                          commas; the first marks the table, all four are run unless one is
+                          given
+  --permutations N        random sign assignments and bootstrap resamples (default 10000); the
+                          randomization test counts all 2^n when that is no more than N
+  --seed S                the random draws' seed (default 42): the same seed, the same p
+  --alpha A               significance level, and the interval's 1 - A (default 0.05)
+  --correction C          holm (default), bh (Benjamini-Hochberg) or none, over every pair and
+                          measure compared
+  --missing M             zero (default): a query a run has no results for counts 0, as with
+                          trec_eval -c; drop: only queries every run has results for
+  --pairs P               baseline (default): each run against RUN_A; all: every pair
+  --format F              text (default: the table papers print, then each pair's tests),
+                          json (everything, per-query values too), tsv (a row per pair, measure
+                          and test), latex (the table, with booktabs)
+  -l, -M, -J, --preset, -o  as for an evaluation
+  -h, --help              this text)";
+
+// compare's flags.
+constexpr Flag kCompareFlags[] = {
+    {"help", 'h', false},
+    {"measure", 'm', true},
+    {"level_for_rel", 'l', true},
+    {"Judged_docs_only", 'J', false},
+    {"Max_retrieved_per_topic", 'M', true},
+    {"Number_docs_in_coll", 'N', true},
+    {"preset", 0, true},
+    {"o", 'o', true},
+    {"format", 0, true},
+    {"test", 0, true},
+    {"permutations", 0, true},
+    {"seed", 0, true},
+    {"alpha", 0, true},
+    {"correction", 0, true},
+    {"missing", 0, true},
+    {"pairs", 0, true},
+    {"progress", 0, false},
+};
+
 bool all_digits(std::string_view text) {
   return !text.empty() &&
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -107,7 +163,7 @@ struct Split {
   std::string error;
 };
 
-Split split_arguments(const std::vector<std::string>& argv) {
+Split split_arguments(const std::vector<std::string>& argv, std::span<const Flag> table) {
   Split out;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
@@ -127,7 +183,7 @@ Split split_arguments(const std::vector<std::string>& argv) {
       const std::string_view name = body.substr(0, eq);
       const Flag* flag = nullptr;
       std::vector<const Flag*> matches;
-      for (const Flag& f : kFlags) {
+      for (const Flag& f : table) {
         if (f.name.size() < 2) continue;  // -o has no long form
         if (f.name == name) {
           flag = &f;
@@ -168,7 +224,7 @@ Split split_arguments(const std::vector<std::string>& argv) {
     // -abc: switches grouped; a flag that takes a value takes the rest, or the next argument.
     for (std::size_t c = 1; c < a.size(); ++c) {
       const Flag* flag = nullptr;
-      for (const Flag& f : kFlags) {
+      for (const Flag& f : table) {
         if (f.short_name != 0 && f.short_name == a[c]) flag = &f;
       }
       if (flag == nullptr) {
@@ -205,9 +261,104 @@ std::string usage_error(std::string_view message) {
          std::string(text.substr(0, text.find("\n\n"))) + "\n(ndcg-calc -h for every option)\n";
 }
 
-Parsed parse_arguments(const std::vector<std::string>& argv) {
+std::string_view compare_usage() {
+  return kCompareUsage;
+}
+
+namespace {
+
+Parsed parse_compare(const std::vector<std::string>& argv) {
   Parsed parsed;
-  Split split = split_arguments(argv);
+  Split split = split_arguments(argv, kCompareFlags);
+  if (!split.error.empty()) {
+    parsed.error = std::move(split.error);
+    return parsed;
+  }
+  Arguments args;
+  args.command = Command::compare;
+  args.format = Format::text;
+  args.files = std::move(split.files);
+  auto fail = [&](std::string message) {
+    parsed.error = std::move(message);
+    return parsed;
+  };
+  std::string tests;
+  for (const Given& g : split.flags) {
+    if (g.name == "help") args.help = true;
+    if (g.name == "progress") args.progress = true;
+    if (g.name == "measure") args.measures.push_back(g.value);
+    if (g.name == "Judged_docs_only") args.options.push_back({"judgedOnly", "true"});
+    if (g.name == "level_for_rel") {
+      const std::string_view digits =
+          std::string_view(g.value).substr(g.value.starts_with('-') ? 1 : 0);
+      if (!all_digits(digits)) return fail("-l takes a whole number, not " + quoted(g.value));
+      args.options.push_back({"relevanceLevel", g.value});
+    }
+    if (g.name == "Max_retrieved_per_topic") {
+      if (!all_digits(g.value))
+        return fail("-M takes a whole number 0 or more, not " + quoted(g.value));
+      args.options.push_back({"maxPerQuery", g.value});
+    }
+    if (g.name == "Number_docs_in_coll") {
+      if (!all_digits(g.value))
+        return fail("-N takes a whole number 0 or more, not " + quoted(g.value));
+      args.options.push_back({"docsInCollection", g.value});
+    }
+    if (g.name == "preset") args.options.push_back({"preset", g.value});
+    if (g.name == "o") {
+      const std::size_t eq = g.value.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return fail("-o takes NAME=VALUE, such as ties=average, not " + quoted(g.value));
+      }
+      args.options.push_back({g.value.substr(0, eq), g.value.substr(eq + 1)});
+    }
+    if (g.name == "test") tests += (tests.empty() ? "" : ",") + g.value;
+    for (std::string_view name :
+         {"permutations", "seed", "alpha", "correction", "missing", "pairs"}) {
+      if (g.name == name) args.compare_options.push_back({std::string(name), g.value});
+    }
+    if (g.name == "format") {
+      if (g.value == "text") {
+        args.format = Format::text;
+      } else if (g.value == "json") {
+        args.format = Format::json;
+      } else if (g.value == "tsv") {
+        args.format = Format::tsv;
+      } else if (g.value == "latex") {
+        args.format = Format::latex;
+      } else {
+        return fail("compare's --format is text, json, tsv or latex, not " + quoted(g.value));
+      }
+    }
+  }
+  if (!tests.empty()) args.compare_options.insert(args.compare_options.begin(), {"tests", tests});
+  if (args.help) {
+    parsed.arguments = std::move(args);
+    return parsed;
+  }
+  // A bad comparison option is a usage error, found here rather than after the files are read.
+  compare::Options check;
+  const DiagnosticList errors = compare::set_options(check, args.compare_options);
+  if (!errors.empty()) return fail(errors.items().front().message);
+  if (args.files.size() < 3) {
+    return fail("compare needs QRELS and two runs or more; got " +
+                std::to_string(args.files.size()) + " file" + (args.files.size() == 1 ? "" : "s"));
+  }
+  if (std::count(args.files.begin(), args.files.end(), "-") > 1) {
+    return fail("only one file can be - (stdin)");
+  }
+  parsed.arguments = std::move(args);
+  return parsed;
+}
+
+}  // namespace
+
+Parsed parse_arguments(const std::vector<std::string>& argv) {
+  if (!argv.empty() && argv.front() == "compare") {
+    return parse_compare(std::vector<std::string>(argv.begin() + 1, argv.end()));
+  }
+  Parsed parsed;
+  Split split = split_arguments(argv, kFlags);
   if (!split.error.empty()) {
     parsed.error = std::move(split.error);
     return parsed;
@@ -863,6 +1014,371 @@ Report report(const Arguments& args, const trec::Evaluation& e, std::string_view
       break;
     case Format::json:
       r.out += format_json(args, e);
+      break;
+    case Format::text:
+    case Format::latex:
+      break;  // compare's formats; parse_arguments gives them only to compare
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// compare
+
+namespace {
+
+std::string signed4(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%+.4f", x);
+  return buffer;
+}
+
+std::string p_value(double p) {
+  if (std::isnan(p)) return "-";
+  char buffer[64];
+  if (p > 0 && p < 0.0001) {
+    std::snprintf(buffer, sizeof buffer, "%.1e", p);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.4f", p);
+  }
+  return buffer;
+}
+
+std::string statistic_text(const compare::TestResult& t) {
+  if (std::isinf(t.statistic)) return t.statistic > 0 ? "inf" : "-inf";
+  switch (t.test) {
+    case compare::Test::t:
+      return fixed4(t.statistic);
+    case compare::Test::wilcoxon: {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "W+ %g", t.statistic);
+      return buffer;
+    }
+    default:
+      return signed4(t.statistic);
+  }
+}
+
+std::string_view correction_words(compare::Correction c) {
+  switch (c) {
+    case compare::Correction::holm:
+      return "Holm's correction";
+    case compare::Correction::bh:
+      return "Benjamini-Hochberg's correction";
+    case compare::Correction::none:
+      return "no correction";
+  }
+  return "";
+}
+
+// -1 worse than the baseline, +1 better, 0 neither, by the first test.
+int marker(const compare::Comparison& c, std::size_t system, std::size_t measure) {
+  for (const compare::PairComparison& pc : c.pairs) {
+    if (pc.a == 0 && pc.b == system && pc.measure == measure && pc.tests.front().significant) {
+      return pc.difference > 0 ? 1 : (pc.difference < 0 ? -1 : 0);
+    }
+  }
+  return 0;
+}
+
+std::string queries_words(const compare::Comparison& c) {
+  const std::size_t n = c.queries.size();
+  return std::to_string(n) + " quer" + (n == 1 ? "y" : "ies") +
+         (c.options.missing == compare::Missing::zero
+              ? " (every qrels query; one a run has no results for counts 0, as with trec_eval -c)"
+              : " (those every run has results for)");
+}
+
+std::string markers_words(const compare::Comparison& c) {
+  const compare::TestResult& first = c.pairs.front().tests.front();
+  return "significantly better or worse than " + c.systems.front() + ": " +
+         std::string(compare::test_name(first.test)) + " test, p < " + js_number(c.options.alpha) +
+         " after " + std::string(correction_words(c.options.correction)) + " over " +
+         std::to_string(c.family) + " comparison" + (c.family == 1 ? "" : "s");
+}
+
+std::string compare_text(const compare::Comparison& c) {
+  std::string out = "Compared on " + queries_words(c) + ".\n\n";
+  std::vector<std::string> header = {"run"};
+  header.insert(header.end(), c.measures.begin(), c.measures.end());
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t s = 0; s < c.systems.size(); ++s) {
+    std::vector<std::string> row = {c.systems[s]};
+    for (std::size_t m = 0; m < c.measures.size(); ++m) {
+      const int mark = s == 0 ? 0 : marker(c, s, m);
+      row.push_back(fixed4(c.mean(s, m)) + (mark > 0 ? " ▲" : mark < 0 ? " ▼" : "  "));
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<bool> left(header.size(), false);
+  left[0] = true;
+  out += table(header, rows, left);
+  out += "\n▲ ▼ " + markers_words(c) + ".\n";
+  const std::string adjusted =
+      c.options.correction == compare::Correction::none
+          ? "p"
+          : "p (" + std::string(compare::correction_name(c.options.correction)) + ")";
+  for (const compare::PairComparison& pc : c.pairs) {
+    out += "\n" + c.measures[pc.measure] + ": " + c.systems[pc.b] + " - " + c.systems[pc.a] + "\n";
+    out += "  difference " + signed4(pc.difference);
+    if (!std::isnan(pc.low)) {
+      out += ", " + js_number(100 * (1 - c.options.alpha)) + "% interval " + signed4(pc.low) +
+             " to " + signed4(pc.high) + " (bootstrap)";
+    }
+    out += ", effect size " +
+           (std::isnan(pc.effect_size) ? std::string("-") : fixed4(pc.effect_size)) + "; " +
+           std::to_string(pc.wins) + " better, " + std::to_string(pc.losses) + " worse, " +
+           std::to_string(pc.ties) + " tied\n";
+    std::vector<std::vector<std::string>> tests;
+    for (const compare::TestResult& t : pc.tests) {
+      tests.push_back({std::string(compare::test_name(t.test)), statistic_text(t), p_value(t.p),
+                       p_value(t.p_adjusted), t.significant ? "*" : "", t.method});
+    }
+    std::string block = table({"test", "statistic", "p", adjusted, "", "how"}, tests,
+                              {true, false, false, false, true, true});
+    std::size_t start = 0;
+    while (start < block.size()) {
+      const std::size_t end = block.find('\n', start);
+      std::string line = block.substr(start, end - start);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += "  " + line + "\n";
+      start = end + 1;
+    }
+  }
+  return out;
+}
+
+std::string latex_escape(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    switch (ch) {
+      case '_':
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '{':
+      case '}':
+        out += '\\';
+        out += ch;
+        break;
+      case '~':
+        out += "\\textasciitilde{}";
+        break;
+      case '^':
+        out += "\\textasciicircum{}";
+        break;
+      case '\\':
+        out += "\\textbackslash{}";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string compare_latex(const compare::Comparison& c) {
+  std::string out = "% ndcg-calc compare: means over " + queries_words(c) + ".\n";
+  out += "% $^\\blacktriangle$ $^\\blacktriangledown$: " + markers_words(c) +
+         ". Best mean of each column in bold.\n";
+  out += "% Needs \\usepackage{booktabs} and \\usepackage{amssymb}.\n";
+  out += "\\begin{tabular}{l" + std::string(c.measures.size(), 'r') + "}\n\\toprule\nRun";
+  for (const std::string& m : c.measures) out += " & " + latex_escape(m);
+  out += " \\\\\n\\midrule\n";
+  for (std::size_t s = 0; s < c.systems.size(); ++s) {
+    out += latex_escape(c.systems[s]);
+    for (std::size_t m = 0; m < c.measures.size(); ++m) {
+      double best = c.mean(0, m);
+      for (std::size_t o = 1; o < c.systems.size(); ++o) best = std::max(best, c.mean(o, m));
+      std::string cell = fixed4(c.mean(s, m));
+      if (fixed4(best) == cell) cell = "\\textbf{" + cell + "}";
+      const int mark = s == 0 ? 0 : marker(c, s, m);
+      if (mark != 0) cell += mark > 0 ? "$^\\blacktriangle$" : "$^\\blacktriangledown$";
+      out += " & " + cell;
+    }
+    out += " \\\\\n";
+  }
+  out += "\\bottomrule\n\\end{tabular}\n";
+  return out;
+}
+
+std::string compare_tsv(const compare::Comparison& c) {
+  std::string out =
+      "measure\trun_a\trun_b\tqueries\tmean_a\tmean_b\tdifference\tlow\thigh\teffect_size\t"
+      "better\tworse\ttied\ttest\tstatistic\tp\tp_adjusted\tsignificant\tmethod\n";
+  auto number = [](double x) { return std::isnan(x) ? std::string() : js_number(x); };
+  for (const compare::PairComparison& pc : c.pairs) {
+    for (const compare::TestResult& t : pc.tests) {
+      out += c.measures[pc.measure] + "\t" + c.systems[pc.a] + "\t" + c.systems[pc.b] + "\t" +
+             std::to_string(pc.queries) + "\t" + number(pc.mean_a) + "\t" + number(pc.mean_b) +
+             "\t" + number(pc.difference) + "\t" + number(pc.low) + "\t" + number(pc.high) + "\t" +
+             number(pc.effect_size) + "\t" + std::to_string(pc.wins) + "\t" +
+             std::to_string(pc.losses) + "\t" + std::to_string(pc.ties) + "\t" +
+             std::string(compare::test_name(t.test)) + "\t" + number(t.statistic) + "\t" +
+             number(t.p) + "\t" + number(t.p_adjusted) + "\t" + (t.significant ? "true" : "false") +
+             "\t" + t.method + "\n";
+    }
+  }
+  return out;
+}
+
+std::string compare_json(const compare::Comparison& c,
+                         const std::vector<trec::Evaluation>& evaluations) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("options");
+  json.begin_object();
+  json.key("tests");
+  json.begin_array();
+  for (compare::Test t : c.options.tests) json.value(compare::test_name(t));
+  json.end_array();
+  json.field("permutations", c.options.permutations);
+  json.field("seed", std::to_string(c.options.seed));  // text: JSON numbers hold 53 bits
+  json.field("alpha", c.options.alpha);
+  json.field("correction", compare::correction_name(c.options.correction));
+  json.field("missing", compare::missing_name(c.options.missing));
+  json.field("pairs", compare::pairs_name(c.options.pairs));
+  json.end_object();
+  json.key("runs");
+  json.begin_array();
+  for (std::size_t s = 0; s < c.systems.size(); ++s) {
+    json.begin_object();
+    json.field("name", c.systems[s]);
+    json.field("runTag", evaluations[s].run_tag);
+    json.key("mean");
+    json.begin_object();
+    for (std::size_t m = 0; m < c.measures.size(); ++m) json.field(c.measures[m], c.mean(s, m));
+    json.end_object();
+    json.end_object();
+  }
+  json.end_array();
+  json.key("measures");
+  json.begin_array();
+  for (const std::string& m : c.measures) json.value(m);
+  json.end_array();
+  json.key("queries");
+  json.begin_array();
+  for (const std::string& q : c.queries) json.value(q);
+  json.end_array();
+  json.key("perQuery");
+  json.begin_object();
+  for (std::size_t s = 0; s < c.systems.size(); ++s) {
+    json.key(c.systems[s]);
+    json.begin_object();
+    for (std::size_t m = 0; m < c.measures.size(); ++m) {
+      json.key(c.measures[m]);
+      json.begin_array();
+      for (std::size_t q = 0; q < c.queries.size(); ++q) json.value(c.value(s, m, q));
+      json.end_array();
+    }
+    json.end_object();
+  }
+  json.end_object();
+  json.field("family", c.family);
+  json.key("pairs");
+  json.begin_array();
+  for (const compare::PairComparison& pc : c.pairs) {
+    json.begin_object();
+    json.field("measure", c.measures[pc.measure]);
+    json.field("a", c.systems[pc.a]);
+    json.field("b", c.systems[pc.b]);
+    json.field("queries", pc.queries);
+    json.field("meanA", pc.mean_a);
+    json.field("meanB", pc.mean_b);
+    json.field("difference", pc.difference);
+    json.field("stdev", pc.stdev);
+    json.field("effectSize", pc.effect_size);
+    json.field("low", pc.low);
+    json.field("high", pc.high);
+    json.field("better", pc.wins);
+    json.field("worse", pc.losses);
+    json.field("tied", pc.ties);
+    json.key("tests");
+    json.begin_array();
+    for (const compare::TestResult& t : pc.tests) {
+      json.begin_object();
+      json.field("test", compare::test_name(t.test));
+      json.field("statistic", t.statistic);
+      json.field("p", t.p);
+      json.field("pAdjusted", t.p_adjusted);
+      json.field("significant", t.significant);
+      if (t.test == compare::Test::t) json.field("df", t.df);
+      if (t.test == compare::Test::wilcoxon && !t.exact) json.field("z", t.z);
+      json.field("exact", t.exact);
+      json.field("samples", t.samples);
+      json.field("method", t.method);
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+  }
+  json.end_array();
+  json.key("warnings");
+  write_diagnostics(json, c.warnings);
+  json.end_object();
+  return json.take() + "\n";
+}
+
+}  // namespace
+
+Report compare_report(const Arguments& args, const std::vector<trec::Evaluation>& evaluations,
+                      std::string_view qrels_name, const std::vector<std::string>& run_names) {
+  Report r;
+  bool failed = false;
+  bool all_options = true;
+  for (std::size_t i = 0; i < evaluations.size(); ++i) {
+    const trec::Evaluation& e = evaluations[i];
+    auto where = [&](const Diagnostic& d) {
+      if (d.source == Source::options) return std::string();
+      std::string out = d.source == Source::qrels ? std::string(qrels_name)
+                        : d.source == Source::run ? run_names[i]
+                                                  : std::string(source_name(d.source));
+      if (d.line > 0) {
+        out += ":" + std::to_string(d.line);
+        if (d.column > 0) out += ":" + std::to_string(d.column);
+      }
+      return out + ": ";
+    };
+    // What is about the qrels or the options is the same for every run: said once.
+    auto once = [&](const Diagnostic& d) { return i == 0 || d.source == Source::run; };
+    for (const Diagnostic& w : e.warnings) {
+      if (once(w)) r.err += "ndcg-calc: warning: " + where(w) + w.message + "\n";
+    }
+    for (const Diagnostic& d : e.errors) {
+      if (!once(d)) continue;
+      r.err += "ndcg-calc: " + where(d) + d.message + "\n";
+      all_options = all_options && d.source == Source::options;
+    }
+    failed = failed || !e.ok;
+  }
+  if (failed) {
+    r.status = all_options ? 2 : 1;
+    return r;
+  }
+  compare::Options options;
+  compare::set_options(options, args.compare_options);  // checked by parse_arguments
+  std::vector<const trec::Evaluation*> pointers;
+  for (const trec::Evaluation& e : evaluations) pointers.push_back(&e);
+  const compare::Comparison c = compare::compare(run_names, pointers, options);
+  for (const Diagnostic& w : c.warnings) r.err += "ndcg-calc: warning: " + w.message + "\n";
+  if (!c.ok) {
+    for (const Diagnostic& d : c.errors) r.err += "ndcg-calc: " + d.message + "\n";
+    r.status = 2;
+    return r;
+  }
+  switch (args.format) {
+    case Format::json:
+      r.out = compare_json(c, evaluations);
+      break;
+    case Format::tsv:
+      r.out = compare_tsv(c);
+      break;
+    case Format::latex:
+      r.out = compare_latex(c);
+      break;
+    default:
+      r.out = compare_text(c);
       break;
   }
   return r;

@@ -184,6 +184,19 @@ DiagnosticList set_options(Options& options, const std::vector<OptionValue>& val
   return errors;
 }
 
+DiagnosticList configure(trec::EvalOptions& evaluation, Options& options,
+                         const std::vector<std::string>& measures,
+                         const std::vector<OptionValue>& evaluation_values,
+                         const std::vector<OptionValue>& compare_values) {
+  DiagnosticList errors = set_options(options, compare_values);
+  std::vector<OptionValue> values = evaluation_values;
+  if (options.missing == Missing::zero) values.push_back({"averageComplete", "true"});
+  static const std::vector<std::string> kDefault = {"map", "P.10", "ndcg_cut.10"};
+  errors.append(
+      trec::configure_evaluation(evaluation, measures.empty() ? kDefault : measures, values));
+  return errors;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Distributions
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ndcg/cli.hpp"
+#include "ndcg/compare.hpp"
 #include "ndcg/trec.hpp"
 
 #ifndef NDCG_VERSION
@@ -241,10 +242,76 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
+int print(const ndcg::cli::Report& report) {
+  std::fputs(report.err.c_str(), stderr);
+  if (!write_all(stdout, report.out)) {
+    // A reader that stops early (| head) is not a failure of ours.
+    if (errno == EPIPE) return report.status;
+    std::fprintf(stderr, "ndcg-calc: cannot write the results: %s\n", std::strerror(errno));
+    return 1;
+  }
+  return report.status;
+}
+
+// ndcg-calc compare QRELS RUN_A RUN_B ...: the qrels read once, each run evaluated in turn.
+int compare(const ndcg::cli::Arguments& args) {
+  std::vector<Input> inputs(args.files.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string error = inputs[i].open(args.files[i]);
+    if (!error.empty()) {
+      std::fprintf(stderr, "ndcg-calc: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  ndcg::trec::EvalOptions options;
+  ndcg::compare::Options compare_options;
+  const ndcg::DiagnosticList option_errors = ndcg::compare::configure(
+      options, compare_options, args.measures, args.options, args.compare_options);
+  const std::vector<std::string> runs(args.files.begin() + 1, args.files.end());
+  std::vector<ndcg::trec::Evaluation> evaluations;
+  if (!option_errors.empty()) {
+    evaluations.emplace_back().errors = option_errors.finish();
+    return print(ndcg::cli::compare_report(args, evaluations, args.files[0], runs));
+  }
+  Progress progress(args.progress);
+  ndcg::trec::Session session(std::move(options));
+  std::string error = inputs[0].read([&](std::string_view chunk, std::uint64_t bytes) {
+    session.feed_qrels(chunk);
+    progress.update("qrels", bytes, inputs[0].size());
+  });
+  std::size_t failed = error.empty() ? inputs.size() : 0;
+  if (error.empty()) session.finish_qrels();
+  for (std::size_t i = 1; i < inputs.size() && failed == inputs.size(); ++i) {
+    if (i > 1) session.next_run();
+    do {
+      error = inputs[i].read([&](std::string_view chunk, std::uint64_t bytes) {
+        session.feed_run(chunk);
+        progress.update(args.files[i].c_str(), bytes, inputs[i].size());
+      });
+      if (!error.empty()) {
+        failed = i;
+        break;
+      }
+    } while (session.finish_run());
+    if (failed == inputs.size()) evaluations.push_back(session.result());
+  }
+  progress.done();
+  if (failed < inputs.size()) {
+    std::fprintf(stderr, "ndcg-calc: %s: the %s file could not be read: %s\n",
+                 args.files[failed].c_str(), failed == 0 ? "qrels" : "run", error.c_str());
+    return 1;
+  }
+  return print(ndcg::cli::compare_report(args, evaluations, args.files[0], runs));
+}
+
 int run(const std::vector<std::string>& argv) {
   const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(argv);
   if (!parsed.arguments) return usage_error(parsed.error);
   ndcg::cli::Arguments args = *parsed.arguments;
+  if (args.command == ndcg::cli::Command::compare) {
+    if (args.help) return write_all(stdout, std::string(ndcg::cli::compare_usage()) + "\n") ? 0 : 1;
+    return compare(args);
+  }
   if (args.help) {
     return write_all(stdout, ndcg::cli::help(args.measures)) ? 0 : 1;
   }
@@ -311,16 +378,7 @@ int run(const std::vector<std::string>& argv) {
     }
     evaluation = session.result();
   }
-  const ndcg::cli::Report report =
-      ndcg::cli::report(args, evaluation, args.files[0], args.files[1]);
-  std::fputs(report.err.c_str(), stderr);
-  if (!write_all(stdout, report.out)) {
-    // A reader that stops early (| head) is not a failure of ours.
-    if (errno == EPIPE) return report.status;
-    std::fprintf(stderr, "ndcg-calc: cannot write the results: %s\n", std::strerror(errno));
-    return 1;
-  }
-  return report.status;
+  return print(ndcg::cli::report(args, evaluation, args.files[0], args.files[1]));
 }
 
 }  // namespace

@@ -23,9 +23,14 @@ std::string_view usage();
 // What a usage error prints on stderr: the message, the usage line, and where to read more.
 std::string usage_error(std::string_view message);
 
-enum class Format : std::uint8_t { trec, json, tsv };
+// trec, json and tsv for an evaluation; text (the default), json, tsv and latex for compare.
+enum class Format : std::uint8_t { trec, json, tsv, text, latex };
+
+// ndcg-calc QRELS RUN evaluates; ndcg-calc compare QRELS RUN_A RUN_B [RUN...] compares runs.
+enum class Command : std::uint8_t { evaluate, compare };
 
 struct Arguments {
+  Command command = Command::evaluate;
   bool help = false;
   bool version = false;
   bool per_query = false;  // -q
@@ -41,7 +46,10 @@ struct Arguments {
   // -D N.QID with N >= 1: the working goes to stderr beside trec_eval's lines.
   bool explanation_to_stderr = false;
   std::optional<std::string> zscores_file;  // -Z FILE: its text is the option "zscores"
-  std::vector<std::string> files;           // QRELS and RUN ("-": stdin)
+  std::vector<std::string> files;           // QRELS and RUN ("-": stdin); compare: and more runs
+  // compare: --test, --permutations, --seed, --alpha, --correction, --missing, --pairs, as
+  // compare::set_options reads them
+  std::vector<OptionValue> compare_options;
 };
 
 struct Parsed {
@@ -49,7 +57,8 @@ struct Parsed {
   std::string error;                   // a usage error, one sentence
 };
 
-// Reads argv (without the program's name) as trec_eval's getopt_long does: short flags, grouped
+// Reads argv (without the program's name) as trec_eval's getopt_long does (with "compare"
+// first, the compare command's flags and files): short flags, grouped
 // ("-qc") or with their value attached ("-l2"); long names or a unique prefix of one
 // ("--level 2", "--level=2"); a flag that takes a value takes the next argument whatever it is
 // ("-l -1"); "--" ends the flags. Values are checked here as far as the command line can
@@ -71,6 +80,15 @@ struct Report {
 // the working asked for (--explain, -D), then the results in the format asked for.
 Report report(const Arguments& arguments, const trec::Evaluation& evaluation,
               std::string_view qrels_name, std::string_view run_name);
+
+// compare's usage text (compare -h).
+std::string_view compare_usage();
+
+// What `compare` prints once every run is evaluated (`evaluations`, in the order of the files,
+// each with the options compare::configure set): each run's warnings and errors located in its
+// file, then the comparison in the format asked for.
+Report compare_report(const Arguments& arguments, const std::vector<trec::Evaluation>& evaluations,
+                      std::string_view qrels_name, const std::vector<std::string>& run_names);
 
 // A number as JavaScript's String(x) writes it: the shortest decimal that reads back as x,
 // positional from 1e-6 to 1e21, else with an exponent ("1e-7", "1.5e+21"); NaN, Infinity.

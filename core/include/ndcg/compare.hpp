@@ -183,6 +183,14 @@ struct Comparison {
   double mean(std::size_t s, std::size_t m) const { return means[s * measures.size() + m]; }
 };
 
+// Sets up a comparison's evaluation and options: the compare options first, then the measures
+// and evaluation options as trec::configure_evaluation reads them (no measures: map, P.10 and
+// ndcg_cut.10), with average_complete (-c) when missing is zero. Returns the errors of both.
+DiagnosticList configure(trec::EvalOptions& evaluation, Options& options,
+                         const std::vector<std::string>& measures,
+                         const std::vector<OptionValue>& evaluation_values,
+                         const std::vector<OptionValue>& compare_values);
+
 // Compares the evaluations of runs named `systems` (each made with the same measures and
 // options; with Missing::zero, with average_complete set). Columns whose "all" value is not a
 // mean (counts, num_q, the run's tag, relstring, geometric means) are left out with a warning;
