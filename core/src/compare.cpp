@@ -58,6 +58,11 @@ double stdev_of(std::span<const double> d, double mean) {
   return std::sqrt(ss / static_cast<double>(d.size() - 1));
 }
 
+std::string dropped(std::size_t zeros) {
+  if (zeros == 0) return {};
+  return ", " + std::to_string(zeros) + " zero difference" + (zeros == 1 ? "" : "s") + " dropped";
+}
+
 std::string power_of_two(std::size_t n) {
   return "2^" + std::to_string(n);
 }
@@ -414,10 +419,8 @@ TestResult wilcoxon(std::span<const double> d, double tol) {
     r.p = std::min(1.0, 2 * std::min(below, above) / all);
     r.exact = true;
     r.samples = 0;
-    r.method =
-        "exact distribution of W+ over the " + power_of_two(n) + " sign assignments" +
-        (tie_term > 0 ? ", given the tied ranks" : "") +
-        (n < d.size() ? ", " + std::to_string(d.size() - n) + " zero differences dropped" : "");
+    r.method = "exact distribution of W+ over the " + power_of_two(n) + " sign assignments" +
+               (tie_term > 0 ? ", given the tied ranks" : "") + dropped(d.size() - n);
   } else {
     const double expected = nn * (nn + 1) / 4;
     const double variance = nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
@@ -426,9 +429,7 @@ TestResult wilcoxon(std::span<const double> d, double tol) {
     const double corrected = gap > 0 ? gap - 0.5 : (gap < 0 ? gap + 0.5 : 0);
     r.z = variance > 0 ? corrected / std::sqrt(variance) : 0;
     r.p = normal_two_sided(r.z);
-    r.method = "normal approximation with tie and continuity corrections" +
-               (n < d.size() ? ", " + std::to_string(d.size() - n) + " zero differences dropped"
-                             : std::string());
+    r.method = "normal approximation with tie and continuity corrections" + dropped(d.size() - n);
   }
   r.p_adjusted = r.p;
   return r;
