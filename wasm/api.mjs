@@ -197,6 +197,68 @@ function shapeEvaluation(raw, session, trecText, commandLine) {
   return result;
 }
 
+// The options that belong to the comparison (compare.hpp); every other option is the
+// evaluation's. Values go to the core as text, which checks them.
+const COMPARE_OPTIONS = new Set(['tests', 'permutations', 'seed', 'alpha', 'correction', 'missing', 'pairs']);
+
+function compareArguments({ measures = [], options = {} }) {
+  if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
+    throw new CalculatorUsageError('measures must be an array of names such as ["nDCG@10", "AP"]');
+  }
+  if (options === null || typeof options !== 'object') throw new CalculatorUsageError('options must be an object');
+  const evaluation = {};
+  const comparison = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    (COMPARE_OPTIONS.has(name) ? comparison : evaluation)[name] = wellFormed(text);
+  }
+  return [measures.map(wellFormed), optionsToText(evaluation), comparison];
+}
+
+/** The runs of a compare() request as [name, value] pairs, in their order (the first is the baseline). */
+function runEntries(runs, what) {
+  const entries = runs instanceof Map ? [...runs] : Object.entries(runs ?? {});
+  if (entries.length < 2) throw new CalculatorUsageError(`${what} takes two runs or more: { runs: { name: ${what === 'compare()' ? 'text' : '() => chunks'}, ... } }`);
+  return entries;
+}
+
+/**
+ * The comparison as the API gives it: per-query values as one Float64Array per run and measure,
+ * the pairs with their tests. Each run's errors and warnings carry its name (`run`).
+ */
+function shapeComparison(raw, names, runResults, commandLine) {
+  const located = (list, name) => list.map((d) => (d.source === 'run' ? { ...d, run: name } : d));
+  // What is about the qrels or the options is the same for every run: given once.
+  const once = (list, i) => list.filter((d) => i === 0 || d.source === 'run');
+  const errors = runResults.flatMap((r, i) => once(located(r.errors, names[i]), i));
+  const warnings = runResults.flatMap((r, i) => once(located(r.warnings, names[i]), i));
+  if (errors.length > 0 || !raw.ok) {
+    const failed = { ok: false, errors: [...errors, ...(raw.errors ?? [])], warnings: [...warnings, ...(raw.warnings ?? [])] };
+    if (commandLine) failed.commandLine = commandLine;
+    return failed;
+  }
+  const { measures, queries } = raw;
+  const at = (s, m) => raw.values.subarray((s * measures.length + m) * queries.length, (s * measures.length + m + 1) * queries.length);
+  const result = {
+    ok: true,
+    options: raw.options,
+    measures,
+    queries,
+    runs: names.map((name, s) => ({
+      name,
+      runTag: runResults[s].runTag,
+      mean: Object.fromEntries(measures.map((m, i) => [m, raw.means[s * measures.length + i]])),
+    })),
+    perQuery: Object.fromEntries(names.map((name, s) => [name, Object.fromEntries(measures.map((m, i) => [m, at(s, i)]))])),
+    family: raw.family,
+    pairs: raw.pairs,
+    warnings: [...warnings, ...raw.warnings],
+  };
+  if (commandLine) result.commandLine = commandLine;
+  return result;
+}
+
 /** What a person reads when the core itself failed (an abort, or memory the wasm cannot grow). */
 function coreFailure(error, source, restarted, where = '') {
   const reason = String(error?.message ?? error).slice(0, 200);
@@ -390,6 +452,112 @@ export function makeCalculator(firstCore, { restart } = {}) {
         return shapeEvaluation(session.result(), session, request.trecText);
       } catch (error) {
         return failed(error, 'run');
+      } finally {
+        if (session) closeSession(session);
+      }
+    },
+
+    /**
+     * Several runs against one qrels, compared query by query (ndcg/compare.hpp): `runs` maps
+     * names to texts (or bytes, or lists of chunks), the first being the baseline; `options`
+     * holds the evaluation's options and the comparison's (tests, permutations, seed, alpha,
+     * correction, missing, pairs).
+     */
+    compare(request) {
+      if (request === null || typeof request !== 'object') {
+        throw new CalculatorUsageError('compare() takes an object { qrels, runs: { name: text, ... }, measures, options }');
+      }
+      const qrels = chunksOf(request.qrels, 'qrels');
+      const runs = runEntries(request.runs, 'compare()').map(([name, run]) => [String(name), chunksOf(run, 'run')]);
+      const args = compareArguments(request);
+      if (core === null) return unavailable('run');
+      let session;
+      try {
+        session = new core.CompareSession(...args);
+        const names = runs.map(([name]) => name);
+        if (session.optionErrors().length > 0) return { ok: false, errors: session.optionErrors(), warnings: [] };
+        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        for (const chunk of qrels) feedQrels(chunk);
+        session.finishQrels();
+        const results = [];
+        for (const [name, chunks] of runs) {
+          do {
+            for (const chunk of chunks) feedRun(chunk);
+          } while (session.finishRun());
+          results.push(session.endRun(name));
+        }
+        return shapeComparison(results.every((r) => r.ok) ? session.result() : { ok: true }, names, results);
+      } catch (error) {
+        return failed(error, 'run');
+      } finally {
+        if (session) closeSession(session);
+      }
+    },
+
+    /**
+     * compare() for inputs too large to hold: `qrels` and each of `runs` are functions that
+     * return a fresh (async) iterable of chunks each time they are called. `onProgress({ file,
+     * run, bytes })` follows the reading.
+     */
+    async compareStreams(request) {
+      const { qrels, onProgress } = request ?? {};
+      const runs = runEntries(request?.runs, 'compareStreams()');
+      if (typeof qrels !== 'function' || !runs.every(([, open]) => typeof open === 'function')) {
+        throw new CalculatorUsageError('compareStreams() takes functions { qrels, runs: { name: () => chunks } } that return iterables of chunks');
+      }
+      const args = compareArguments(request);
+      if (core === null && restarting) await restarting;
+      if (core === null) return unavailable('run');
+      let session;
+      let reading = 'qrels';
+      let readingRun;
+      let bytes = 0;
+      try {
+        session = new core.CompareSession(...args);
+        const names = runs.map(([name]) => String(name));
+        const { commandLine } = request;
+        const printed = () => (commandLine
+          ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName)
+          : undefined);
+        if (session.optionErrors().length > 0) {
+          const failure = { ok: false, errors: session.optionErrors(), warnings: [] };
+          if (commandLine) failure.commandLine = printed();
+          return failure;
+        }
+        const read = async (file, run, open, feed) => {
+          reading = file;
+          readingRun = run;
+          bytes = 0;
+          for await (const chunk of open()) {
+            if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
+            feed(chunk);
+            bytes += chunk.length;
+            onProgress?.(run === undefined ? { file, bytes } : { file, run, bytes });
+          }
+        };
+        await read('qrels', undefined, qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
+        session.finishQrels();
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        const results = [];
+        for (const [name, open] of runs) {
+          do {
+            await read('run', String(name), open, feedRun);
+          } while (session.finishRun());
+          results.push(session.endRun(String(name)));
+        }
+        reading = null;
+        const raw = results.every((r) => r.ok) ? session.result() : { ok: true };
+        return shapeComparison(raw, names, results, printed());
+      } catch (error) {
+        if (error instanceof CalculatorUsageError) throw error;
+        const where = readingRun === undefined ? reading : `run ${readingRun}`;
+        if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
+          const e = { source: reading, line: 0, column: 0, message: `the ${where} file could not be read: ${error?.message ?? error}` };
+          if (readingRun !== undefined) e.run = readingRun;
+          return { ok: false, errors: [e], warnings: [] };
+        }
+        return failed(error, reading ?? 'run', reading === null ? '' : ` while reading the ${where} file, at byte ${bytes.toLocaleString('en')}`);
       } finally {
         if (session) closeSession(session);
       }

@@ -13,6 +13,7 @@
 
 #include "ndcg/check.hpp"
 #include "ndcg/cli.hpp"
+#include "ndcg/compare.hpp"
 #include "ndcg/conventions.hpp"
 #include "ndcg/explain.hpp"
 #include "ndcg/trec.hpp"
@@ -171,13 +172,14 @@ std::vector<std::string> strings(const val& array) {
   return out;
 }
 
-#ifdef NDCG_COMMAND_LINE
-
+// A JS array of strings.
 val string_array(const std::vector<std::string>& list) {
   val out = val::array();
   for (std::size_t i = 0; i < list.size(); ++i) out.set(i, list[i]);
   return out;
 }
+
+#ifdef NDCG_COMMAND_LINE
 
 // The ndcg-calc command line (ndcg/cli.hpp), for wasm/cli.mjs: what argv asks for. On a usage
 // error, `error` is the whole text to print on stderr.
@@ -201,6 +203,19 @@ val parse_command_line(const val& argv) {
   }
   out.set("options", options);
   out.set("zscoresFile", a.zscores_file ? val(*a.zscores_file) : val::null());
+  out.set("compare", a.command == ndcg::cli::Command::compare);
+  if (a.command == ndcg::cli::Command::compare && a.files.size() > 1) {
+    out.set("runNames", string_array(ndcg::cli::run_names(
+                            std::vector<std::string>(a.files.begin() + 1, a.files.end()))));
+  }
+  val compare_options = val::array();
+  for (std::size_t i = 0; i < a.compare_options.size(); ++i) {
+    compare_options.set(i, string_array({a.compare_options[i].name, a.compare_options[i].value}));
+  }
+  out.set("compareOptions", compare_options);
+  if (a.command == ndcg::cli::Command::compare && a.help) {
+    out.set("helpText", std::string(ndcg::cli::compare_usage()) + "\n");
+  }
   return out;
 }
 
@@ -514,6 +529,147 @@ class TrecSession {
   ndcg::trec::Evaluation evaluation_;
 };
 
+// Several runs evaluated against one qrels (read once), then compared (compare.hpp). Fed as a
+// TrecSession is, one run after another: feedRunBuffer ... finishRun, then endRun(name).
+class CompareSession {
+ public:
+  CompareSession(const val& measures, const val& options, const val& compare_options) {
+    ndcg::trec::EvalOptions eval;
+    option_errors_ = ndcg::compare::configure(
+        eval, options_, strings(measures), option_values(options), option_values(compare_options));
+    session_ = std::make_unique<ndcg::trec::Session>(std::move(eval));
+  }
+
+  val optionErrors() const { return diagnostics_to_js(option_errors_.finish()); }
+  void finishQrels() { session_->finish_qrels(); }
+  bool finishRun() { return session_->finish_run(); }
+  std::uintptr_t chunkBuffer(std::size_t size) {
+    if (size > buffer_.size()) buffer_.resize(size);
+    return reinterpret_cast<std::uintptr_t>(buffer_.data());
+  }
+  void feedQrelsBuffer(std::size_t size) { session_->feed_qrels(buffered(size)); }
+  void feedRunBuffer(std::size_t size) { session_->feed_run(buffered(size)); }
+
+  // The run just fed is done: kept as `name`; { ok, errors, warnings, runTag }.
+  val endRun(const std::string& name) {
+    evaluations_.push_back(session_->result());
+    names_.push_back(name);
+    session_->next_run();
+    const ndcg::trec::Evaluation& e = evaluations_.back();
+    val out = val::object();
+    out.set("ok", e.ok);
+    out.set("errors", diagnostics_to_js(e.errors));
+    out.set("warnings", diagnostics_to_js(e.warnings));
+    out.set("runTag", e.run_tag);
+    return out;
+  }
+
+  val result() const {
+    std::vector<const ndcg::trec::Evaluation*> pointers;
+    for (const ndcg::trec::Evaluation& e : evaluations_) pointers.push_back(&e);
+    const ndcg::compare::Comparison c = ndcg::compare::compare(names_, pointers, options_);
+    val out = val::object();
+    out.set("ok", c.ok);
+    out.set("errors", diagnostics_to_js(c.errors));
+    out.set("warnings", diagnostics_to_js(c.warnings));
+    if (!c.ok) return out;
+    val options = val::object();
+    val tests = val::array();
+    for (std::size_t i = 0; i < options_.tests.size(); ++i) {
+      tests.set(i, std::string(ndcg::compare::test_name(options_.tests[i])));
+    }
+    options.set("tests", tests);
+    options.set("permutations", static_cast<double>(options_.permutations));
+    options.set("seed", std::to_string(options_.seed));
+    options.set("alpha", options_.alpha);
+    options.set("correction", std::string(ndcg::compare::correction_name(options_.correction)));
+    options.set("missing", std::string(ndcg::compare::missing_name(options_.missing)));
+    options.set("pairs", std::string(ndcg::compare::pairs_name(options_.pairs)));
+    out.set("options", options);
+    out.set("measures", string_array(c.measures));
+    out.set("queries", string_array(c.queries));
+    out.set("values", copy_to_js(c.values));  // [run][measure][query], flat
+    out.set("means", copy_to_js(c.means));    // [run][measure], flat
+    out.set("family", static_cast<double>(c.family));
+    val pairs = val::array();
+    for (std::size_t i = 0; i < c.pairs.size(); ++i) {
+      const ndcg::compare::PairComparison& pc = c.pairs[i];
+      val p = val::object();
+      p.set("measure", c.measures[pc.measure]);
+      p.set("a", c.systems[pc.a]);
+      p.set("b", c.systems[pc.b]);
+      p.set("queries", static_cast<double>(pc.queries));
+      p.set("meanA", pc.mean_a);
+      p.set("meanB", pc.mean_b);
+      p.set("difference", pc.difference);
+      p.set("stdev", pc.stdev);
+      p.set("effectSize", pc.effect_size);
+      p.set("low", pc.low);
+      p.set("high", pc.high);
+      p.set("better", static_cast<double>(pc.wins));
+      p.set("worse", static_cast<double>(pc.losses));
+      p.set("tied", static_cast<double>(pc.ties));
+      val list = val::array();
+      for (std::size_t t = 0; t < pc.tests.size(); ++t) {
+        const ndcg::compare::TestResult& r = pc.tests[t];
+        val item = val::object();
+        item.set("test", std::string(ndcg::compare::test_name(r.test)));
+        item.set("statistic", r.statistic);
+        item.set("p", r.p);
+        item.set("pAdjusted", r.p_adjusted);
+        item.set("significant", r.significant);
+        if (r.test == ndcg::compare::Test::t) item.set("df", r.df);
+        if (r.test == ndcg::compare::Test::wilcoxon && !r.exact) item.set("z", r.z);
+        item.set("exact", r.exact);
+        item.set("samples", static_cast<double>(r.samples));
+        item.set("method", r.method);
+        list.set(t, item);
+      }
+      p.set("tests", list);
+      pairs.set(i, p);
+    }
+    out.set("pairs", pairs);
+    return out;
+  }
+
+#ifdef NDCG_COMMAND_LINE
+  // What ndcg-calc compare prints: { out, err, status }, the files named as on the command line.
+  val commandLineReport(const val& argv, const std::string& qrels_name) const {
+    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
+    val out = val::object();
+    if (!parsed.arguments) {
+      out.set("out", std::string());
+      out.set("err", ndcg::cli::usage_error(parsed.error));
+      out.set("status", 2);
+      return out;
+    }
+    std::vector<ndcg::trec::Evaluation> evaluations = evaluations_;
+    if (!option_errors_.empty()) {
+      evaluations.assign(1, ndcg::trec::Evaluation{});
+      evaluations[0].errors = option_errors_.finish();
+    }
+    const ndcg::cli::Report r =
+        ndcg::cli::compare_report(*parsed.arguments, evaluations, qrels_name, names_);
+    out.set("out", r.out);
+    out.set("err", r.err);
+    out.set("status", r.status);
+    return out;
+  }
+#endif
+
+ private:
+  std::string_view buffered(std::size_t size) const {
+    return std::string_view(buffer_).substr(0, size);
+  }
+
+  ndcg::DiagnosticList option_errors_;
+  ndcg::compare::Options options_;
+  std::unique_ptr<ndcg::trec::Session> session_;
+  std::string buffer_;
+  std::vector<ndcg::trec::Evaluation> evaluations_;
+  std::vector<std::string> names_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ndcg_core) {
@@ -534,6 +690,20 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE
       .function("commandLineReport", &TrecSession::commandLineReport)
+#endif
+      ;
+  emscripten::class_<CompareSession>("CompareSession")
+      .constructor<const val&, const val&, const val&>()
+      .function("optionErrors", &CompareSession::optionErrors)
+      .function("finishQrels", &CompareSession::finishQrels)
+      .function("chunkBuffer", &CompareSession::chunkBuffer)
+      .function("feedQrelsBuffer", &CompareSession::feedQrelsBuffer)
+      .function("feedRunBuffer", &CompareSession::feedRunBuffer)
+      .function("finishRun", &CompareSession::finishRun)
+      .function("endRun", &CompareSession::endRun)
+      .function("result", &CompareSession::result)
+#ifdef NDCG_COMMAND_LINE
+      .function("commandLineReport", &CompareSession::commandLineReport)
 #endif
       ;
 #ifdef NDCG_COMMAND_LINE

@@ -130,6 +130,7 @@ async function main(argv) {
     process.stderr.write(args.error);
     return 2;
   }
+  if (args.compare) return compare(calc, args, argv);
   if (args.help) {
     process.stdout.write(calc.commandLineHelp(args.measures));
     return 0;
@@ -163,6 +164,47 @@ async function main(argv) {
   if (!result.commandLine) {
     // The file could not be read, or the core failed: the error names the file.
     for (const e of result.errors) process.stderr.write(`ndcg-calc: ${{ qrels: qrelsPath, run: runPath }[e.source] ?? e.source}: ${e.message}\n`);
+    return 1;
+  }
+  process.stderr.write(result.commandLine.err);
+  process.stdout.write(result.commandLine.out);
+  return result.commandLine.status;
+}
+
+/** ndcg-calc compare QRELS RUN_A RUN_B [RUN...]: the qrels read once, each run in turn. */
+async function compare(calc, args, argv) {
+  if (args.help) {
+    process.stdout.write(args.helpText);
+    return 0;
+  }
+  const [qrelsPath, ...runPaths] = args.files;
+  const opened = [];
+  try {
+    for (const path of args.files) opened.push(await opener(path));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`ndcg-calc: ${error.message}\n`);
+    return 2;
+  }
+  let onProgress;
+  if (args.progress) {
+    const sizes = { qrels: await sizeOf(qrelsPath) };
+    for (const [i, path] of runPaths.entries()) sizes[args.runNames[i]] = await sizeOf(path);
+    const report = progressReporter(sizes);
+    onProgress = ({ file, run, bytes }) => report({ file: run ?? file, bytes });
+  }
+  const result = await calc.compareStreams({
+    qrels: opened[0],
+    // The paths as given, a repeated one numbered by the core (ndcg/cli.hpp's run_names).
+    runs: new Map(args.runNames.map((name, i) => [name, opened[i + 1]])),
+    measures: args.measures,
+    options: Object.fromEntries([...args.options, ...args.compareOptions]),
+    onProgress,
+    commandLine: { argv, qrelsName: qrelsPath },
+  });
+  if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
+  if (!result.commandLine) {
+    for (const e of result.errors) process.stderr.write(`ndcg-calc: ${e.source === 'qrels' ? qrelsPath : e.run ?? e.source}: ${e.message}\n`);
     return 1;
   }
   process.stderr.write(result.commandLine.err);

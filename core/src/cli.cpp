@@ -261,6 +261,18 @@ std::string usage_error(std::string_view message) {
          std::string(text.substr(0, text.find("\n\n"))) + "\n(ndcg-calc -h for every option)\n";
 }
 
+std::vector<std::string> run_names(const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const std::string& path : paths) {
+    std::string name = path;
+    for (int n = 2; std::find(names.begin(), names.end(), name) != names.end(); ++n) {
+      name = path + " (" + std::to_string(n) + ")";
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 std::string_view compare_usage() {
   return kCompareUsage;
 }

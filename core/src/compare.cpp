@@ -2,6 +2,8 @@
 // and their application to the per-query values of several evaluations.
 #include "ndcg/compare.hpp"
 
+#include <fast_float.h>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -31,7 +33,7 @@ std::optional<std::uint64_t> read_whole(std::string_view text) {
 std::optional<double> read_real(std::string_view text) {
   double v = 0;
   const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  const auto [ptr, ec] = fast_float::from_chars(text.data(), end, v);
   if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
   return v;
 }

@@ -267,7 +267,8 @@ int compare(const ndcg::cli::Arguments& args) {
   ndcg::compare::Options compare_options;
   const ndcg::DiagnosticList option_errors = ndcg::compare::configure(
       options, compare_options, args.measures, args.options, args.compare_options);
-  const std::vector<std::string> runs(args.files.begin() + 1, args.files.end());
+  const std::vector<std::string> runs =
+      ndcg::cli::run_names(std::vector<std::string>(args.files.begin() + 1, args.files.end()));
   std::vector<ndcg::trec::Evaluation> evaluations;
   if (!option_errors.empty()) {
     evaluations.emplace_back().errors = option_errors.finish();

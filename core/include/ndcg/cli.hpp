@@ -81,6 +81,10 @@ struct Report {
 Report report(const Arguments& arguments, const trec::Evaluation& evaluation,
               std::string_view qrels_name, std::string_view run_name);
 
+// compare's names for its runs: the paths as given, one given again numbered ("run.txt (2)"),
+// so that every run has its own name.
+std::vector<std::string> run_names(const std::vector<std::string>& paths);
+
 // compare's usage text (compare -h).
 std::string_view compare_usage();
 
