@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace ndcg::compare;
+namespace cmp = ndcg::compare;
 using ndcg::Diagnostic;
 namespace trec = ndcg::trec;
 
@@ -46,23 +46,24 @@ TEST_CASE("compare: Student's t against closed forms and tables") {
   for (double t : {0.0, 0.3, 1.0, 2.5, 12.0}) {
     CAPTURE(t);
     // One degree of freedom is Cauchy's distribution; two have a closed form too.
-    CHECK(student_t_two_sided(t, 1) ==
+    CHECK(cmp::student_t_two_sided(t, 1) ==
           doctest::Approx(1 - 2 / std::numbers::pi * std::atan(t)).epsilon(1e-12));
-    CHECK(student_t_two_sided(t, 2) ==
+    CHECK(cmp::student_t_two_sided(t, 2) ==
           doctest::Approx(1 - t / std::sqrt(2 + t * t)).epsilon(1e-12));
-    CHECK(student_t_two_sided(-t, 2) == doctest::Approx(student_t_two_sided(t, 2)).epsilon(1e-15));
+    CHECK(cmp::student_t_two_sided(-t, 2) ==
+          doctest::Approx(cmp::student_t_two_sided(t, 2)).epsilon(1e-15));
   }
   // Two-sided 5% critical values printed in every table: t(0.975; df).
-  CHECK(student_t_two_sided(12.706, 1) == doctest::Approx(0.05).epsilon(1e-3));
-  CHECK(student_t_two_sided(2.262, 9) == doctest::Approx(0.05).epsilon(1e-3));
-  CHECK(student_t_two_sided(2.042, 30) == doctest::Approx(0.05).epsilon(1e-3));
-  CHECK(student_t_two_sided(1.960, 1e7) == doctest::Approx(0.05).epsilon(1e-3));
-  CHECK(student_t_two_sided(INFINITY, 5) == 0);
-  CHECK(normal_two_sided(1.959963984540054) == doctest::Approx(0.05).epsilon(1e-12));
+  CHECK(cmp::student_t_two_sided(12.706, 1) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(cmp::student_t_two_sided(2.262, 9) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(cmp::student_t_two_sided(2.042, 30) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(cmp::student_t_two_sided(1.960, 1e7) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(cmp::student_t_two_sided(INFINITY, 5) == 0);
+  CHECK(cmp::normal_two_sided(1.959963984540054) == doctest::Approx(0.05).epsilon(1e-12));
   for (double x : {0.1, 0.5, 0.9}) {
-    CHECK(incomplete_beta(1, 1, x) == doctest::Approx(x).epsilon(1e-13));
-    CHECK(incomplete_beta(3, 1, x) == doctest::Approx(x * x * x).epsilon(1e-13));
-    CHECK(incomplete_beta(1, 4, x) == doctest::Approx(1 - std::pow(1 - x, 4)).epsilon(1e-13));
+    CHECK(cmp::incomplete_beta(1, 1, x) == doctest::Approx(x).epsilon(1e-13));
+    CHECK(cmp::incomplete_beta(3, 1, x) == doctest::Approx(x * x * x).epsilon(1e-13));
+    CHECK(cmp::incomplete_beta(1, 4, x) == doctest::Approx(1 - std::pow(1 - x, 4)).epsilon(1e-13));
   }
 }
 
@@ -74,7 +75,7 @@ TEST_CASE("compare: the paired t test on R's sleep data gives R's documented t, 
   const std::vector<double> two = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
   std::vector<double> d;
   for (std::size_t i = 0; i < one.size(); ++i) d.push_back(one[i] - two[i]);
-  const TestResult r = paired_t(d, tolerance(d));
+  const cmp::TestResult r = cmp::paired_t(d, cmp::tolerance(d));
   CHECK(r.statistic == doctest::Approx(-4.0621).epsilon(1e-4));
   CHECK(r.df == 9);
   CHECK(r.p == doctest::Approx(0.002833).epsilon(1e-3));
@@ -83,36 +84,36 @@ TEST_CASE("compare: the paired t test on R's sleep data gives R's documented t, 
 TEST_CASE("compare: tests counted by hand") {
   const std::vector<double> d = {1, 2, 3};
   // Randomization, exact: ±1 ±2 ±3 has |sum| 6, 4, 2, 0, 0, 2, 4, 6; two reach 6.
-  TestResult r = randomization(d, tolerance(d), 10000, 1);
+  cmp::TestResult r = cmp::randomization(d, cmp::tolerance(d), 10000, 1);
   CHECK(r.exact);
   CHECK(r.samples == 8);
   CHECK(r.p == doctest::Approx(0.25));
   CHECK(r.statistic == doctest::Approx(2));
   // Wilcoxon: W+ = 6, the largest of the 8 equally likely values; P(W+ >= 6) = 1/8, two-sided 1/4.
-  r = wilcoxon(d, tolerance(d));
+  r = cmp::wilcoxon(d, cmp::tolerance(d));
   CHECK(r.exact);
   CHECK(r.statistic == 6);
   CHECK(r.p == doctest::Approx(0.25));
   // Ties share their mean rank, and zeros are dropped: |d| = 1, 1, 2 rank 1.5, 1.5, 3.
   const std::vector<double> tied = {0.1, -0.1, 0.2, 0.0};
-  r = wilcoxon(tied, tolerance(tied));
+  r = cmp::wilcoxon(tied, cmp::tolerance(tied));
   CHECK(r.statistic == doctest::Approx(4.5));
   // W+ over the 8 assignments of ranks 1.5, 1.5, 3: 0, 1.5, 1.5, 3, 3, 4.5, 4.5, 6; P(>= 4.5) =
   // 3/8.
   CHECK(r.p == doctest::Approx(0.75));
   // 0.3 − 0.2 and 0.1 are the same difference.
   const std::vector<double> rounded = {0.3 - 0.2, 0.1, 0.3};
-  r = wilcoxon(rounded, tolerance(rounded));
+  r = cmp::wilcoxon(rounded, cmp::tolerance(rounded));
   CHECK(r.statistic == doctest::Approx(6));
   CHECK(r.method.find("tied") != std::string::npos);
   // No difference at all: nothing to reject.
   const std::vector<double> zeros(20, 0.0);
   double low = 0;
   double high = 0;
-  for (const TestResult& z :
-       {paired_t(zeros, 1e-12), randomization(zeros, 1e-12, 1000, 7), wilcoxon(zeros, 1e-12),
-        bootstrap(zeros, 1e-12, 1000, 7, 0.05, low, high)}) {
-    CAPTURE(test_name(z.test));
+  for (const cmp::TestResult& z :
+       {cmp::paired_t(zeros, 1e-12), cmp::randomization(zeros, 1e-12, 1000, 7),
+        cmp::wilcoxon(zeros, 1e-12), cmp::bootstrap(zeros, 1e-12, 1000, 7, 0.05, low, high)}) {
+    CAPTURE(cmp::test_name(z.test));
     CHECK(z.p == 1);
     CHECK(z.statistic == 0);
   }
@@ -124,21 +125,21 @@ TEST_CASE("compare: exact and sampled randomization agree within the sampling er
   // Twenty differences: all 2^20 assignments counted, or 200000 drawn.
   const std::vector<double> d = {0.12, -0.05, 0.3,  0.02, 0.08, -0.11, 0.25, 0.0,  0.07,  -0.02,
                                  0.15, 0.04,  -0.2, 0.01, 0.09, -0.03, 0.06, 0.11, -0.08, 0.05};
-  const double tol = tolerance(d);
-  const TestResult exact = randomization(d, tol, 1u << 20, 42);
-  const TestResult sampled = randomization(d, tol, 200000, 42);
+  const double tol = cmp::tolerance(d);
+  const cmp::TestResult exact = cmp::randomization(d, tol, 1u << 20, 42);
+  const cmp::TestResult sampled = cmp::randomization(d, tol, 200000, 42);
   REQUIRE(exact.exact);
   REQUIRE_FALSE(sampled.exact);
   const double error = std::sqrt(exact.p * (1 - exact.p) / 200000.0);
   CHECK(std::fabs(exact.p - sampled.p) < 4 * error + 1e-5);
   // The same seed, the same draws: the same p.
-  CHECK(randomization(d, tol, 5000, 9).p == randomization(d, tol, 5000, 9).p);
-  CHECK(randomization(d, tol, 5000, 9).p != randomization(d, tol, 5000, 10).p);
+  CHECK(cmp::randomization(d, tol, 5000, 9).p == cmp::randomization(d, tol, 5000, 9).p);
+  CHECK(cmp::randomization(d, tol, 5000, 9).p != cmp::randomization(d, tol, 5000, 10).p);
 }
 
 TEST_CASE("compare: Holm and Benjamini–Hochberg as defined") {
   const std::vector<double> p = {0.04, 0.01, 0.05, 0.03, 0.02};
-  const std::vector<double> h = holm(p);
+  const std::vector<double> h = cmp::holm(p);
   // Sorted: 5 × 0.01, 4 × 0.02, 3 × 0.03, then never below the one before (0.09).
   CHECK(h[1] == doctest::Approx(0.05));
   CHECK(h[4] == doctest::Approx(0.08));
@@ -146,9 +147,9 @@ TEST_CASE("compare: Holm and Benjamini–Hochberg as defined") {
   CHECK(h[0] == doctest::Approx(0.09));
   CHECK(h[2] == doctest::Approx(0.09));
   // m / k × p(k) is 0.05 for every k here.
-  for (double b : benjamini_hochberg(p)) CHECK(b == doctest::Approx(0.05));
+  for (double b : cmp::benjamini_hochberg(p)) CHECK(b == doctest::Approx(0.05));
   const std::vector<double> with_nan = {0.01, NAN, 0.04};
-  const std::vector<double> hn = holm(with_nan);
+  const std::vector<double> hn = cmp::holm(with_nan);
   CHECK(hn[0] == doctest::Approx(0.02));
   CHECK(std::isnan(hn[1]));
   CHECK(hn[2] == doctest::Approx(0.04));
@@ -156,17 +157,17 @@ TEST_CASE("compare: Holm and Benjamini–Hochberg as defined") {
 
 TEST_CASE("compare: a run against itself differs by 0 with p = 1 in every test") {
   const trec::Evaluation e = evaluate(kQrels, kRun, true);
-  const Comparison c = ndcg::compare::compare({"a", "b"}, {&e, &e}, Options{});
+  const cmp::Comparison c = cmp::compare({"a", "b"}, {&e, &e}, cmp::Options{});
   REQUIRE(c.ok);
   CHECK(c.measures == std::vector<std::string>{"map", "P_5", "P_10", "ndcg_cut_10"});
   CHECK(c.queries.size() == 3);
   REQUIRE(c.pairs.size() == 4);
-  for (const PairComparison& pc : c.pairs) {
+  for (const cmp::PairComparison& pc : c.pairs) {
     CHECK(pc.difference == 0);
     CHECK(pc.ties == 3);
     REQUIRE(pc.tests.size() == 4);
-    for (const TestResult& r : pc.tests) {
-      CAPTURE(test_name(r.test));
+    for (const cmp::TestResult& r : pc.tests) {
+      CAPTURE(cmp::test_name(r.test));
       CHECK(r.p == 1);
       CHECK(r.p_adjusted == 1);
       CHECK_FALSE(r.significant);
@@ -181,7 +182,7 @@ TEST_CASE("compare: a query missing from a run counts 0 (-c) or is left out") {
   // results.trunc has no results for query 302.
   const trec::Evaluation full_c = evaluate(kQrels, kRun, true);
   const trec::Evaluation trunc_c = evaluate(kQrels, kTrunc, true);
-  Comparison c = ndcg::compare::compare({"full", "trunc"}, {&full_c, &trunc_c}, Options{});
+  cmp::Comparison c = cmp::compare({"full", "trunc"}, {&full_c, &trunc_c}, cmp::Options{});
   REQUIRE(c.ok);
   CHECK(c.queries == std::vector<std::string>{"301", "302", "303"});
   CHECK(c.value(1, 0, 1) == 0);  // trunc's map for 302
@@ -193,31 +194,31 @@ TEST_CASE("compare: a query missing from a run counts 0 (-c) or is left out") {
 
   const trec::Evaluation full = evaluate(kQrels, kRun, false);
   const trec::Evaluation trunc = evaluate(kQrels, kTrunc, false);
-  Options drop;
-  drop.missing = Missing::drop;
-  c = ndcg::compare::compare({"full", "trunc"}, {&full, &trunc}, drop);
+  cmp::Options drop;
+  drop.missing = cmp::Missing::drop;
+  c = cmp::compare({"full", "trunc"}, {&full, &trunc}, drop);
   REQUIRE(c.ok);
   CHECK(c.queries == std::vector<std::string>{"301", "303"});
   bool said = false;
   for (const Diagnostic& w : c.warnings) said = said || w.message.find("1 query is left out") == 0;
   CHECK(said);
   // Three queries: 2^3 assignments are counted, never sampled.
-  for (const PairComparison& pc : c.pairs) {
+  for (const cmp::PairComparison& pc : c.pairs) {
     CHECK(pc.tests[0].exact);
     CHECK(pc.queries == 2);
   }
 }
 
 TEST_CASE("compare: options are read from text, with an error naming a bad one") {
-  Options o;
-  CHECK_FALSE(set_option(o, "tests", "t,wilcoxon"));
-  CHECK(o.tests == std::vector<Test>{Test::t, Test::wilcoxon});
-  CHECK_FALSE(set_option(o, "permutations", "5000"));
+  cmp::Options o;
+  CHECK_FALSE(cmp::set_option(o, "tests", "t,wilcoxon"));
+  CHECK(o.tests == std::vector<cmp::Test>{cmp::Test::t, cmp::Test::wilcoxon});
+  CHECK_FALSE(cmp::set_option(o, "permutations", "5000"));
   CHECK(o.permutations == 5000);
-  CHECK_FALSE(set_option(o, "seed", "18446744073709551615"));
+  CHECK_FALSE(cmp::set_option(o, "seed", "18446744073709551615"));
   CHECK(o.seed == UINT64_MAX);
-  CHECK_FALSE(set_option(o, "correction", "bh"));
-  CHECK(o.correction == Correction::bh);
+  CHECK_FALSE(cmp::set_option(o, "correction", "bh"));
+  CHECK(o.correction == cmp::Correction::bh);
   for (auto [name, value] :
        std::vector<std::pair<std::string, std::string>>{{"tests", "z"},
                                                         {"permutations", "0"},
@@ -231,7 +232,7 @@ TEST_CASE("compare: options are read from text, with an error naming a bad one")
                                                         {"colour", "red"}}) {
     CAPTURE(name);
     CAPTURE(value);
-    const auto e = set_option(o, name, value);
+    const auto e = cmp::set_option(o, name, value);
     REQUIRE(e);
     CHECK(e->message.find(name == "colour" ? "colour" : value) != std::string::npos);
   }
@@ -240,11 +241,11 @@ TEST_CASE("compare: options are read from text, with an error naming a bad one")
 
 TEST_CASE("compare: fewer than two runs, or nothing comparable, is an error") {
   const trec::Evaluation e = evaluate(kQrels, kRun, true);
-  CHECK_FALSE(ndcg::compare::compare({"a"}, {&e}, Options{}).ok);
+  CHECK_FALSE(cmp::compare({"a"}, {&e}, cmp::Options{}).ok);
   trec::EvalOptions options;
   REQUIRE(trec::configure_evaluation(options, {"num_ret", "num_rel"}, {}).empty());
   const trec::Evaluation counts = trec::evaluate(read(kQrels), read(kRun), options);
-  const Comparison c = ndcg::compare::compare({"a", "b"}, {&counts, &counts}, Options{});
+  const cmp::Comparison c = cmp::compare({"a", "b"}, {&counts, &counts}, cmp::Options{});
   CHECK_FALSE(c.ok);
   REQUIRE_FALSE(c.errors.empty());
   CHECK(c.errors[0].message.find("nDCG@10") != std::string::npos);
