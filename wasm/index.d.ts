@@ -214,6 +214,101 @@ export type CommandLine =
       /** evaluation options and conventions, in order, as EvaluateOptions names them */
       options: [string, string][];
       zscoresFile: string | null;
+      /** `ndcg-calc compare ...`: the options are the evaluation's, compareOptions the comparison's */
+      compare: boolean;
+      compareOptions: [string, string][];
+      /** compare: the runs' names (the paths as given, a repeated one numbered "run.txt (2)") */
+      runNames?: string[];
+      /** compare -h: its usage text */
+      helpText?: string;
+    };
+
+/** The comparison's options (ndcg/compare.hpp), given beside the evaluation's in `options`. */
+export interface CompareOptions {
+  /** Tests run, comma-separated or as an array; the first marks the table. Default all four: randomization, t, wilcoxon, bootstrap. */
+  tests?: string | ('t' | 'randomization' | 'wilcoxon' | 'bootstrap')[];
+  /** Random sign assignments and bootstrap resamples (default 10000); all 2^n are counted when that is no more. */
+  permutations?: number | string;
+  /** The random draws' seed (default 42), up to 2^64 - 1 (give a string beyond 2^53). */
+  seed?: number | string;
+  /** Significance level, and the bootstrap interval's 1 - alpha (default 0.05). */
+  alpha?: number | string;
+  correction?: 'holm' | 'bh' | 'none';
+  /** zero (default): a query a run has no results for counts 0, as trec_eval -c; drop: only queries every run has results for. */
+  missing?: 'zero' | 'drop';
+  /** baseline (default): each run against the first; all: every pair. */
+  pairs?: 'baseline' | 'all';
+}
+
+export interface CompareRequest {
+  qrels: Chunks;
+  /** Run name → its text (or bytes, or chunks); the first is the baseline. A Map keeps any names. */
+  runs: Record<string, Chunks> | Map<string, Chunks>;
+  /** As for evaluate(); default map, P.10 and ndcg_cut.10. Only measures averaged over queries are compared. */
+  measures?: string[];
+  options?: EvaluateOptions & CompareOptions;
+}
+
+export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'runs'> {
+  qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  runs: Record<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>> | Map<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>>;
+  onProgress?: (progress: { file: 'qrels' | 'run'; run?: string; bytes: number }) => void;
+  /** Also return what `ndcg-calc compare` prints under `argv`. Node's core only. */
+  commandLine?: { argv: string[]; qrelsName: string };
+}
+
+export interface PairedTest {
+  test: 't' | 'randomization' | 'wilcoxon' | 'bootstrap';
+  /** t; W+ (wilcoxon); the mean difference (randomization, bootstrap). */
+  statistic: number;
+  /** Two-sided; NaN when the test cannot be made (t with one query). */
+  p: number;
+  /** After the correction over every pair and measure of this test. */
+  pAdjusted: number;
+  significant: boolean;
+  df?: number;
+  /** wilcoxon's normal approximation */
+  z?: number;
+  /** every assignment counted (randomization, wilcoxon) */
+  exact: boolean;
+  samples: number;
+  /** how the p-value was found, in words */
+  method: string;
+}
+
+export type Comparison =
+  | {
+      ok: true;
+      options: { tests: string[]; permutations: number; seed: string; alpha: number; correction: string; missing: string; pairs: string };
+      /** The columns compared, in the order asked for. */
+      measures: string[];
+      /** The queries compared, in trec_eval's order. */
+      queries: string[];
+      runs: { name: string; runTag: string; mean: Record<string, number> }[];
+      /** run → measure → its value for each query of `queries` */
+      perQuery: Record<string, Record<string, Float64Array>>;
+      /** comparisons each test's correction is over */
+      family: number;
+      /** b − a, by measure then pair */
+      pairs: {
+        measure: string; a: string; b: string; queries: number;
+        meanA: number; meanB: number; difference: number; stdev: number;
+        /** Cohen's d for paired samples: difference / stdev */
+        effectSize: number;
+        /** the bootstrap's percentile interval at 1 - alpha (NaN without it) */
+        low: number; high: number;
+        better: number; worse: number; tied: number;
+        tests: PairedTest[];
+      }[];
+      warnings: (Diagnostic & { run?: string })[];
+      commandLine?: { out: string; err: string; status: number };
+    }
+  | {
+      ok: false;
+      /** A run's diagnostics name it (`run`). */
+      errors: (Diagnostic & { run?: string })[];
+      warnings: (Diagnostic & { run?: string })[];
+      commandLine?: { out: string; err: string; status: number };
     };
 
 export type Evaluation =
@@ -270,6 +365,10 @@ export interface Calculator {
   evaluate(request: EvaluateRequest): Evaluation;
   /** The same over streams, for files too large to hold. */
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
+  /** Two or more runs against one qrels, compared query by query with paired tests. Throws CalculatorUsageError for fewer than two runs. */
+  compare(request: CompareRequest): Comparison;
+  /** The same over streams. */
+  compareStreams(request: CompareStreamRequest): Promise<Comparison>;
   /** The presets, in the order a menu lists them: the option values each stands for, and where they are defined. */
   presets(): readonly { name: PresetName; label: string; options: Record<string, string>; citation: string }[];
   /** The TREC measures, in trec_eval's order. */

@@ -1109,6 +1109,20 @@ std::string markers_words(const compare::Comparison& c) {
          std::to_string(c.family) + " comparison" + (c.family == 1 ? "" : "s");
 }
 
+// Each line of `text` after `indent`, without the blanks a table pads its last column with.
+std::string without_trailing_blanks(const std::string& text, std::string_view indent) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    std::string line = text.substr(start, end - start);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += std::string(indent) + line + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string compare_text(const compare::Comparison& c) {
   std::string out = "Compared on " + queries_words(c) + ".\n\n";
   std::vector<std::string> header = {"run"};
@@ -1124,7 +1138,7 @@ std::string compare_text(const compare::Comparison& c) {
   }
   std::vector<bool> left(header.size(), false);
   left[0] = true;
-  out += table(header, rows, left);
+  out += without_trailing_blanks(table(header, rows, left), "");
   out += "\n▲ ▼ " + markers_words(c) + ".\n";
   const std::string adjusted =
       c.options.correction == compare::Correction::none
@@ -1146,16 +1160,9 @@ std::string compare_text(const compare::Comparison& c) {
       tests.push_back({std::string(compare::test_name(t.test)), statistic_text(t), p_value(t.p),
                        p_value(t.p_adjusted), t.significant ? "*" : "", t.method});
     }
-    std::string block = table({"test", "statistic", "p", adjusted, "", "how"}, tests,
-                              {true, false, false, false, true, true});
-    std::size_t start = 0;
-    while (start < block.size()) {
-      const std::size_t end = block.find('\n', start);
-      std::string line = block.substr(start, end - start);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += "  " + line + "\n";
-      start = end + 1;
-    }
+    out += without_trailing_blanks(table({"test", "statistic", "p", adjusted, "", "how"}, tests,
+                                         {true, false, false, false, true, true}),
+                                   "  ");
   }
   return out;
 }

@@ -552,6 +552,12 @@ Comparison compare(const std::vector<std::string>& systems,
       left_out.push_back(col.name);
     }
   }
+  // In the order the measures were asked for (the evaluation's is trec_eval's).
+  std::stable_sort(compared.begin(), compared.end(), [&](std::size_t x, std::size_t y) {
+    return columns[x].measure < columns[y].measure;
+  });
+  out.measures.clear();
+  for (std::size_t c : compared) out.measures.push_back(columns[c].name);
   for (const trec::Evaluation* e : evaluations) {
     if (e->columns.size() != columns.size()) {
       errors.add(Source::options, 0, 0, "the runs were evaluated with different measures");

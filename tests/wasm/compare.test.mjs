@@ -222,3 +222,13 @@ test('ndcg-calc compare: usage errors exit 2, a broken run exits 1 naming its fi
     assert.match(r.stdout, /^usage: ndcg-calc compare/);
   }
 });
+
+test('the README\'s example of ndcg-calc compare is what it prints', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /```\n\$ cd tests\/compare && ndcg-calc compare (.*)\n([\s\S]*?)\.\.\.\n```/.exec(readme);
+  assert.ok(block, 'no example of ndcg-calc compare in the README');
+  const [cli] = CLIS;
+  const r = spawnSync(cli.command, [...cli.args, 'compare', ...block[1].split(' ')], { cwd: file('compare'), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.startsWith(block[2]), r.stdout.slice(0, 1500));
+});

@@ -167,7 +167,8 @@ struct Comparison {
   bool ok = false;
   Options options;
   std::vector<std::string> systems;   // as named by the caller; the first is the baseline
-  std::vector<std::string> measures;  // the columns compared ("ndcg_cut_10", "map")
+  std::vector<std::string> measures;  // the columns compared ("ndcg_cut_10", "map"), in the
+                                      // order their measures were asked for
   std::vector<std::string> queries;   // the queries compared, in trec_eval's order
   // values[(s * measures.size() + m) * queries.size() + q]: system s, measure m, query q
   std::vector<double> values;
