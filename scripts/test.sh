@@ -7,11 +7,18 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/format.sh --check
 bash scripts/build.sh native
-ctest --test-dir build/native --output-on-failure
+ctest --test-dir build/native --output-on-failure -j3
 bash scripts/build.sh sanitize
-ctest --test-dir build/sanitize --output-on-failure
+# The sanitized suite runs while the wasm core builds: the builds' links use one core each.
+ctest --test-dir build/sanitize --output-on-failure -j3 >build/sanitize/ctest.log 2>&1 &
+sanitized=$!
 bash scripts/build.sh wasm
-# Two test files at a time: Node runs one at a time on a two-core machine by default.
-node --test --test-concurrency=2 tests/wasm/ tests/web/
+status=0
+wait "$sanitized" || status=$?
+cat build/sanitize/ctest.log
+if [ "$status" -ne 0 ]; then exit "$status"; fi
+# Three test files at a time: Node runs one at a time on a two-core machine by default, and the
+# command-line tests spend part of their time waiting for the programs they start.
+node --test --test-concurrency=3 tests/wasm/ tests/web/
 bash scripts/build.sh page
 npx playwright test
