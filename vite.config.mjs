@@ -20,8 +20,8 @@ const CSP = [
 ].join('; ');
 
 // The core's wasm binary, gzip-compressed and base64-encoded, as the default export of
-// 'virtual:ndcg-core-wasm': 96 KB of gzip carry the 214 KB binary (as plain base64 it would take
-// 285 KB of the one-file page). The page inflates it with DecompressionStream (web/core-loader.js).
+// 'virtual:ndcg-core-wasm': 167 KB of gzip carry the 382 KB binary (as plain base64 it would take
+// 510 KB of the one-file page). The page inflates it with DecompressionStream (web/core-loader.js).
 const CORE_WASM = 'virtual:ndcg-core-wasm';
 const coreWasm = {
   name: 'ndcg-core-wasm',
