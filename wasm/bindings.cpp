@@ -219,6 +219,15 @@ val parse_command_line(const val& argv) {
   return out;
 }
 
+// What a program prints: { out, err, status }.
+val report_to_js(const ndcg::cli::Report& r) {
+  val out = val::object();
+  out.set("out", r.out);
+  out.set("err", r.err);
+  out.set("status", r.status);
+  return out;
+}
+
 // -h's text, with the definitions of the measures named (-h -m NAME).
 std::string command_line_help(const val& measures) {
   return ndcg::cli::help(strings(measures));
@@ -502,19 +511,10 @@ class TrecSession {
   val commandLineReport(const val& argv, const std::string& qrels_name,
                         const std::string& run_name) const {
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
-    val out = val::object();
     if (!parsed.arguments) {
-      out.set("out", std::string());
-      out.set("err", ndcg::cli::usage_error(parsed.error));
-      out.set("status", 2);
-      return out;
+      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2});
     }
-    const ndcg::cli::Report r =
-        ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name);
-    out.set("out", r.out);
-    out.set("err", r.err);
-    out.set("status", r.status);
-    return out;
+    return report_to_js(ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name));
   }
 #endif
 
@@ -636,24 +636,17 @@ class CompareSession {
   // What ndcg-calc compare prints: { out, err, status }, the files named as on the command line.
   val commandLineReport(const val& argv, const std::string& qrels_name) const {
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
-    val out = val::object();
     if (!parsed.arguments) {
-      out.set("out", std::string());
-      out.set("err", ndcg::cli::usage_error(parsed.error));
-      out.set("status", 2);
-      return out;
+      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2});
     }
-    std::vector<ndcg::trec::Evaluation> evaluations = evaluations_;
-    if (!option_errors_.empty()) {
-      evaluations.assign(1, ndcg::trec::Evaluation{});
-      evaluations[0].errors = option_errors_.finish();
+    if (option_errors_.empty()) {
+      return report_to_js(
+          ndcg::cli::compare_report(*parsed.arguments, evaluations_, qrels_name, names_));
     }
-    const ndcg::cli::Report r =
-        ndcg::cli::compare_report(*parsed.arguments, evaluations, qrels_name, names_);
-    out.set("out", r.out);
-    out.set("err", r.err);
-    out.set("status", r.status);
-    return out;
+    // Bad options: no run was read; the report gives their errors alone.
+    std::vector<ndcg::trec::Evaluation> failed(1);
+    failed[0].errors = option_errors_.finish();
+    return report_to_js(ndcg::cli::compare_report(*parsed.arguments, failed, qrels_name, names_));
   }
 #endif
 

@@ -974,22 +974,26 @@ std::string format_explanation(const std::string& qid, const Explanation& e) {
          " (the whole ideal ranking)\n";
 }
 
+// Where a diagnostic points, as the command line names the files: "run.txt:12:3: ", or "" for
+// one about the options.
+std::string location(const Diagnostic& d, std::string_view qrels_name, std::string_view run_name) {
+  if (d.source == Source::options) return std::string();
+  std::string out = d.source == Source::qrels ? std::string(qrels_name)
+                    : d.source == Source::run ? std::string(run_name)
+                                              : std::string(source_name(d.source));
+  if (d.line > 0) {
+    out += ":" + std::to_string(d.line);
+    if (d.column > 0) out += ":" + std::to_string(d.column);
+  }
+  return out + ": ";
+}
+
 }  // namespace
 
 Report report(const Arguments& args, const trec::Evaluation& e, std::string_view qrels_name,
               std::string_view run_name) {
   Report r;
-  auto where = [&](const Diagnostic& d) {
-    if (d.source == Source::options) return std::string();
-    std::string out = d.source == Source::qrels ? std::string(qrels_name)
-                      : d.source == Source::run ? std::string(run_name)
-                                                : std::string(source_name(d.source));
-    if (d.line > 0) {
-      out += ":" + std::to_string(d.line);
-      if (d.column > 0) out += ":" + std::to_string(d.column);
-    }
-    return out + ": ";
-  };
+  auto where = [&](const Diagnostic& d) { return location(d, qrels_name, run_name); };
   for (const Diagnostic& w : e.warnings)
     r.err += "ndcg-calc: warning: " + where(w) + w.message + "\n";
   if (!e.ok) {
@@ -1348,17 +1352,7 @@ Report compare_report(const Arguments& args, const std::vector<trec::Evaluation>
   bool all_options = true;
   for (std::size_t i = 0; i < evaluations.size(); ++i) {
     const trec::Evaluation& e = evaluations[i];
-    auto where = [&](const Diagnostic& d) {
-      if (d.source == Source::options) return std::string();
-      std::string out = d.source == Source::qrels ? std::string(qrels_name)
-                        : d.source == Source::run ? run_names[i]
-                                                  : std::string(source_name(d.source));
-      if (d.line > 0) {
-        out += ":" + std::to_string(d.line);
-        if (d.column > 0) out += ":" + std::to_string(d.column);
-      }
-      return out + ": ";
-    };
+    auto where = [&](const Diagnostic& d) { return location(d, qrels_name, run_names[i]); };
     // What is about the qrels or the options is the same for every run: said once.
     auto once = [&](const Diagnostic& d) { return i == 0 || d.source == Source::run; };
     for (const Diagnostic& w : e.warnings) {

@@ -60,6 +60,17 @@ double stdev_of(std::span<const double> d, double mean) {
   return std::sqrt(ss / static_cast<double>(d.size() - 1));
 }
 
+// The indexes of the p-values that are not NaN, smallest p first (ties in their order).
+std::vector<std::size_t> ascending(std::span<const double> p) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!std::isnan(p[i])) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  return order;
+}
+
 std::string dropped(std::size_t zeros) {
   if (zeros == 0) return {};
   return ", " + std::to_string(zeros) + " zero difference" + (zeros == 1 ? "" : "s") + " dropped";
@@ -478,12 +489,7 @@ TestResult bootstrap(std::span<const double> d, double tol, std::uint64_t resamp
 }
 
 std::vector<double> holm(std::span<const double> p) {
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!std::isnan(p[i])) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  const std::vector<std::size_t> order = ascending(p);
   std::vector<double> out(p.begin(), p.end());
   const std::size_t m = order.size();
   double running = 0;
@@ -495,12 +501,7 @@ std::vector<double> holm(std::span<const double> p) {
 }
 
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!std::isnan(p[i])) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  const std::vector<std::size_t> order = ascending(p);
   std::vector<double> out(p.begin(), p.end());
   const std::size_t m = order.size();
   double running = 1;
@@ -547,7 +548,6 @@ Comparison compare(const std::vector<std::string>& systems,
     if (col.summary == trec::Summary::mean && col.value == trec::ValueKind::real && col.per_query &&
         !evaluations.front()->zscores) {
       compared.push_back(c);
-      out.measures.push_back(col.name);
     } else {
       left_out.push_back(col.name);
     }
@@ -556,7 +556,6 @@ Comparison compare(const std::vector<std::string>& systems,
   std::stable_sort(compared.begin(), compared.end(), [&](std::size_t x, std::size_t y) {
     return columns[x].measure < columns[y].measure;
   });
-  out.measures.clear();
   for (std::size_t c : compared) out.measures.push_back(columns[c].name);
   for (const trec::Evaluation* e : evaluations) {
     if (e->columns.size() != columns.size()) {
