@@ -13,22 +13,27 @@ const CSP = [
   'worker-src blob: data:',
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
-  // The core's wasm binary is handed to it (see CORE_WASM): nothing is fetched at all.
+  // The core's wasm binary is handed to it (see PACKED): nothing is fetched at all.
   "connect-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
 
-// The core's wasm binary, gzip-compressed and base64-encoded, as the default export of
-// 'virtual:ndcg-core-wasm': 167 KB of gzip carry the 382 KB binary (as plain base64 it would take
-// 510 KB of the one-file page). The page inflates it with DecompressionStream (web/core-loader.js).
-const CORE_WASM = 'virtual:ndcg-core-wasm';
-const coreWasm = {
-  name: 'ndcg-core-wasm',
-  resolveId: (id) => (id === CORE_WASM ? `\0${CORE_WASM}` : null),
+// The core, gzip-compressed and base64-encoded, as two virtual modules the page inflates with
+// DecompressionStream (web/core-loader.js): 'virtual:ndcg-core-wasm' for the wasm binary (166 KB
+// of gzip carry its 381 KB; as plain base64 it would take 508 KB of the one-file page) and
+// 'virtual:ndcg-core-source' for the text of its Emscripten module (13 KB of gzip for 52 KB).
+const PACKED = {
+  'virtual:ndcg-core-wasm': './wasm/dist/ndcg-core.web.wasm',
+  'virtual:ndcg-core-source': './wasm/dist/ndcg-core.web.mjs',
+};
+const corePacked = {
+  name: 'ndcg-core-packed',
+  resolveId: (id) => (id in PACKED ? `\0${id}` : null),
   load(id) {
-    if (id !== `\0${CORE_WASM}`) return null;
-    const file = new URL('./wasm/dist/ndcg-core.web.wasm', import.meta.url);
+    const path = id.startsWith('\0') ? PACKED[id.slice(1)] : undefined;
+    if (path === undefined) return null;
+    const file = new URL(path, import.meta.url);
     this.addWatchFile(file.pathname);
     const packed = gzipSync(readFileSync(file), { level: 9 }).toString('base64');
     return `export default ${JSON.stringify(packed)};`;
@@ -50,7 +55,7 @@ export default defineConfig({
     assetsInlineLimit: Number.MAX_SAFE_INTEGER,
   },
   plugins: [
-    coreWasm,
+    corePacked,
     viteSingleFile(),
     {
       name: 'name-the-single-file-and-hash-its-scripts',

@@ -1,15 +1,12 @@
 // The wasm core, shipped once as the text of its Emscripten module (imported from a blob: URL)
-// and its wasm binary (gzip, base64), so that the page and its Web Worker share one copy (the
-// single-file page has a size budget, and a worker bundle would carry a second copy of the
-// module). A worker makes its own blob: URL from the same text: from a file:// page it may not
-// import the page's.
-import coreSource from '../wasm/dist/ndcg-core.web.mjs?raw';
+// and its wasm binary, both gzip-compressed and base64-encoded (see vite.config.mjs), so that the
+// page and its Web Worker share one copy (the single-file page has a size budget, and a worker
+// bundle would carry a second copy of the module). The worker is sent the packed texts and makes
+// its own blob: URL.
+import coreSource from 'virtual:ndcg-core-source';
 import coreWasm from 'virtual:ndcg-core-wasm';
 import { inflateWasm, loadCalculator as loadFrom, moduleUrl } from './core-loader.js';
 
 export { coreSource, coreWasm };
 
-/** A URL the page and its workers can import the core module from. */
-export const coreUrl = moduleUrl(coreSource);
-
-export const loadCalculator = () => loadFrom(coreUrl, inflateWasm(coreWasm));
+export const loadCalculator = () => loadFrom(moduleUrl(coreSource), inflateWasm(coreWasm));
