@@ -498,7 +498,8 @@ export function makeCalculator(firstCore, { restart } = {}) {
     /**
      * compare() for inputs too large to hold: `qrels` and each of `runs` are functions that
      * return a fresh (async) iterable of chunks each time they are called. `onProgress({ file,
-     * run, bytes })` follows the reading.
+     * run, bytes })` follows the reading, and `onProgress({ file: 'tests', bytes: 0 })` says
+     * when the reading is done and the tests begin.
      */
     async compareStreams(request) {
       const { qrels, onProgress } = request ?? {};
@@ -547,7 +548,9 @@ export function makeCalculator(firstCore, { restart } = {}) {
           results.push(session.endRun(String(name)));
         }
         reading = null;
-        const raw = results.every((r) => r.ok) ? session.result() : { ok: true };
+        const ok = results.every((r) => r.ok);
+        if (ok) onProgress?.({ file: 'tests', bytes: 0 });
+        const raw = ok ? session.result() : { ok: true };
         return shapeComparison(raw, names, results, printed());
       } catch (error) {
         if (error instanceof CalculatorUsageError) throw error;

@@ -252,7 +252,8 @@ export interface CompareRequest {
 export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'runs'> {
   qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   runs: Record<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>> | Map<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>>;
-  onProgress?: (progress: { file: 'qrels' | 'run'; run?: string; bytes: number }) => void;
+  /** Follows the reading; `{ file: 'tests', bytes: 0 }` once, when the tests begin. */
+  onProgress?: (progress: { file: 'qrels' | 'run' | 'tests'; run?: string; bytes: number }) => void;
   /** Also return what `ndcg-calc compare` prints under `argv`. Node's core only. */
   commandLine?: { argv: string[]; qrelsName: string };
 }

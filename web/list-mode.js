@@ -6,6 +6,7 @@ import { renderCompare, setUpCompare } from './compare-view.js';
 import { EXPORTS, downloadText } from './export.js';
 import { el } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
+import { renderSecond } from './second-list.js';
 import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps, selectLine,
 } from './render.js';
@@ -25,6 +26,7 @@ const ranking = $('ranking');
 const judgments = $('judgments');
 const working = $('working');
 const workingQuantity = $('working-quantity');
+const second = $('second-ranking');
 
 let calc;
 let lastGood = null;  // { result, display, settings }
@@ -33,7 +35,7 @@ let rowLimit = ROWS_PER_PAGE;
 let exampleId = '';
 
 function readState() {
-  const state = { ranking: ranking.value, judgments: judgments.value, working: working.value, workingQuantity: workingQuantity.value };
+  const state = { ranking: ranking.value, judgments: judgments.value, working: working.value, workingQuantity: workingQuantity.value, second: second.value };
   for (const [name, control] of Object.entries(controls)) {
     state[name] = control.type === 'checkbox' ? control.checked : control.value;
   }
@@ -46,6 +48,7 @@ function writeState(state) {
   judgments.value = state.judgments ?? '';
   working.value = state.working ?? '';
   workingQuantity.value = state.workingQuantity ?? '';
+  second.value = state.second ?? '';
   for (const [name, control] of Object.entries(controls)) {
     const value = state[name] ?? DEFAULT_SETTINGS[name];
     if (control.type === 'checkbox') control.checked = value === true;
@@ -58,7 +61,7 @@ function writeState(state) {
 /** The state an example loads: its input and its conventions, every other setting at default. */
 function presetState(preset) {
   return {
-    ranking: preset.ranking, judgments: preset.judgments, working: preset.working ?? '', workingQuantity: '',
+    ranking: preset.ranking, judgments: preset.judgments, working: preset.working ?? '', workingQuantity: '', second: '',
     ...DEFAULT_SETTINGS, ...preset.settings,
     k: String(preset.settings.k ?? ''), base: String(preset.settings.base ?? 2),
     decimals: String(preset.settings.decimals ?? 4), example: preset.id,
@@ -257,11 +260,11 @@ function offerUndo(text, before) {
 
 function newCalculation() {
   const before = readState();
-  writeState({ ranking: '', judgments: '', working: '', workingQuantity: '', ...DEFAULT_SETTINGS, example: '' });
+  writeState({ ranking: '', judgments: '', working: '', workingQuantity: '', second: '', ...DEFAULT_SETTINGS, example: '' });
   rowLimit = ROWS_PER_PAGE;
   update();
   ranking.focus();
-  if (before.ranking || before.judgments || differsFromDefaults(before)) offerUndo('Started a new calculation.', before);
+  if (before.ranking || before.judgments || before.second || differsFromDefaults(before)) offerUndo('Started a new calculation.', before);
 }
 
 function renderResult() {
@@ -343,6 +346,7 @@ function showEmpty() {
   for (const id of ['steps', 'ideal-table']) $(id).replaceChildren();
   $('show-more')?.remove();
   $('chart').replaceChildren();
+  $('second-results').hidden = true;
 }
 
 function showStateNote(text, action) {
@@ -390,6 +394,7 @@ function scheduleExtras(state) {
     const display = displayOf(state);
     renderCompare(calc, request, display);
     renderCheck(calc, request, state, display);
+    if (lastGood) renderSecond(calc, { ...request, ranking: state.second }, lastGood.result, display);
     performance.mark('ndcg:extras');
   }, 120);
 }
@@ -511,13 +516,14 @@ export function setUpListMode() {
   setUpExport();
   setUpDrop(ranking);
   setUpDrop(judgments);
+  setUpDrop(second);
   watchTableWidth();
   return {
     start(calculator) {
       calc = calculator;
       setUpLibraries();
       setUpCompare(calc, () => lastGood && scheduleExtras(lastGood.settings));
-      for (const node of [ranking, judgments, working, workingQuantity, ...Object.values(controls)]) {
+      for (const node of [ranking, judgments, working, workingQuantity, second, ...Object.values(controls)]) {
         node.addEventListener('input', scheduleUpdate);
         node.addEventListener('change', scheduleUpdate);
       }

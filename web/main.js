@@ -7,9 +7,9 @@ const $ = (id) => document.getElementById(id);
 
 const params = new URLSearchParams(location.search);
 // ?embed=1 lays the page out for an iframe in a course page: the result first, no header; with
-// &show=examples,conventions,trec,chart,compare,check only the parts listed (of those six) are
-// shown.
-const EMBED_PARTS = ['examples', 'conventions', 'trec', 'chart', 'compare', 'check'];
+// &show=examples,conventions,trec,chart,second,compare,check only the parts listed (of those
+// seven) are shown.
+const EMBED_PARTS = ['examples', 'conventions', 'trec', 'chart', 'second', 'compare', 'check'];
 if (params.get('embed') === '1') {
   document.body.classList.add('embed');
   if (params.has('show')) {

@@ -23,7 +23,7 @@ const KEYS = {
   ranking: 'r', judgments: 'j', gain: 'gain', gainMap: 'map', discount: 'disc', base: 'base',
   ideal: 'ideal', k: 'k', idealDepth: 'depth', zero: 'zero', rankingNumbers: 'nums', ties: 'ties',
   negativeGains: 'neg', unjudgedGrade: 'unj', relevantFrom: 'relfrom', decimals: 'dec', roundLikeSlide: 'slide', example: 'ex',
-  working: 'w', workingQuantity: 'wq',
+  working: 'w', workingQuantity: 'wq', second: 'r2',
 };
 /** The settings a new calculation starts from, and which the conventions of an example replace. */
 export const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);
@@ -48,7 +48,7 @@ export function encodeState(state) {
 export function decodeState(text) {
   const params = new URLSearchParams(text.replace(/^#/, ''));
   if (![...params.keys()].some((key) => Object.values(KEYS).includes(key) || key === SETTINGS_ONLY)) return null;
-  const state = { ranking: '', judgments: '', working: '', ...DEFAULT_SETTINGS };
+  const state = { ranking: '', judgments: '', working: '', second: '', ...DEFAULT_SETTINGS };
   for (const [field, key] of Object.entries(KEYS)) {
     if (!params.has(key)) {
       if (field === 'roundLikeSlide') state[field] = false;
@@ -81,7 +81,7 @@ function writeStorage(key, record) {
   }
 }
 
-const hasText = (state) => Boolean(state && (state.ranking || state.judgments || state.working));
+const hasText = (state) => Boolean(state && (state.ranking || state.judgments || state.working || state.second));
 
 /**
  * The state to start from, and what to tell the person about it:
@@ -102,7 +102,7 @@ export function loadState() {
     if (!hasText(saved?.state)) {
       return { state: fromLink, source: 'link', note: 'This link carried the settings only: its text was too long for a link, and this browser has none saved.' };
     }
-    return { state: { ...fromLink, ranking: saved.state.ranking, judgments: saved.state.judgments, working: saved.state.working ?? '' }, source: 'link', note: 'This link carried the settings only (its text was too long for a link); the text is the one this browser saved.' };
+    return { state: { ...fromLink, ranking: saved.state.ranking, judgments: saved.state.judgments, working: saved.state.working ?? '', second: saved.state.second ?? '' }, source: 'link', note: 'This link carried the settings only (its text was too long for a link); the text is the one this browser saved.' };
   }
   if (hasText(saved?.state) && encodeState(saved.state) !== encodeState(fromLink)) {
     writeStorage(PREVIOUS_KEY, saved);
@@ -132,7 +132,7 @@ export function forgetPreviousState() {
 export function saveState(state, { address = true } = {}) {
   const encoded = encodeState(state);
   const linked = encoded.length <= MAX_LINK_LENGTH;
-  const settings = encodeState({ ...state, ranking: '', judgments: '', working: '' });
+  const settings = encodeState({ ...state, ranking: '', judgments: '', working: '', second: '' });
   const link = linked ? encoded : `${settings}${settings ? '&' : ''}${SETTINGS_ONLY}=1`;
   const stored = writeStorage(STORAGE_KEY, { state, link });
   if (!address) return { linked, stored };

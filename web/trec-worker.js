@@ -69,33 +69,73 @@ self.onmessage = async ({ data }) => {
     resolve?.();
     return;
   }
-  if (data.type !== 'evaluate') return;
+  if (data.type !== 'evaluate' && data.type !== 'compare') return;
   paced = data.paced === true;
   try {
     calculator ??= await loadCalculator(moduleUrl(data.coreSource), inflateWasm(data.coreWasm));
-    const sizes = { qrels: data.qrels.size ?? data.qrels.length, run: data.run.size ?? data.run.length };
-    // For a gzipped file the bar follows the compressed bytes read, against the file's size.
-    const compressed = { qrels: null, run: null };
-    const gzipped = { qrels: await isGzip(data.qrels), run: await isGzip(data.run) };
-    let lastPost = 0;
-    const result = await calculator.evaluateStreams({
-      qrels: chunksOf(data.qrels, 1 << 20, gzipped.qrels, (bytes) => { compressed.qrels = bytes; }),
-      run: chunksOf(data.run, 1 << 18, gzipped.run, (bytes) => { compressed.run = bytes; }),
-      measures: data.measures,
-      options: data.options,
-      explainQuery: data.explainQuery ?? '',
-      explainCutoff: data.explainCutoff ?? 0,
-      explainMeasure: data.explainMeasure ?? '',
-      onProgress: ({ file, bytes: fed }) => {
-        const bytes = gzipped[file] ? Math.min(compressed[file] ?? 0, sizes[file]) : fed;
-        const now = performance.now();
-        if (!paced && now - lastPost < 50 && bytes < sizes[file]) return;
-        lastPost = now;
-        self.postMessage({ type: 'progress', file, bytes, total: sizes[file] });
-      },
-    });
+    const result = data.type === 'compare' ? await compare(data) : await evaluate(data);
     self.postMessage({ type: 'done', result });
   } catch (error) {
     self.postMessage({ type: 'failed', message: error?.message ?? String(error) });
   }
 };
+
+/**
+ * An input's chunks and its progress in bytes: for a gzipped file the bar follows the
+ * compressed bytes read, against the file's size.
+ */
+async function source(input, chunkSize) {
+  const size = input.size ?? input.length;
+  const gzipped = await isGzip(input);
+  let compressed = 0;
+  const chunks = chunksOf(input, chunkSize, gzipped, (bytes) => { compressed = bytes; });
+  return { chunks, size, done: (fed) => (gzipped ? Math.min(compressed, size) : fed) };
+}
+
+/** A progress reporter posting at most every 50 ms (every step when paced) and at each file's end. */
+function reporter() {
+  let lastPost = 0;
+  return (message, bytes, total) => {
+    const now = performance.now();
+    if (!paced && now - lastPost < 50 && bytes < total) return;
+    lastPost = now;
+    self.postMessage({ type: 'progress', ...message, bytes, total });
+  };
+}
+
+async function evaluate(data) {
+  const qrels = await source(data.qrels, 1 << 20);
+  const run = await source(data.run, 1 << 18);
+  const inputs = { qrels, run };
+  const post = reporter();
+  return calculator.evaluateStreams({
+    qrels: qrels.chunks,
+    run: run.chunks,
+    measures: data.measures,
+    options: data.options,
+    explainQuery: data.explainQuery ?? '',
+    explainCutoff: data.explainCutoff ?? 0,
+    explainMeasure: data.explainMeasure ?? '',
+    onProgress: ({ file, bytes }) => post({ file }, inputs[file].done(bytes), inputs[file].size),
+  });
+}
+
+/** Several runs against the qrels (data.runs: [{ name, input }], the first the baseline). */
+async function compare(data) {
+  const qrels = await source(data.qrels, 1 << 20);
+  const runs = await Promise.all(data.runs.map(async ({ name, input }) => [name, await source(input, 1 << 18)]));
+  const byName = new Map(runs);
+  const index = new Map(runs.map(([name], i) => [name, i]));
+  const post = reporter();
+  return calculator.compareStreams({
+    qrels: qrels.chunks,
+    runs: new Map(runs.map(([name, run]) => [name, run.chunks])),
+    measures: data.measures,
+    options: data.options,
+    onProgress: ({ file, run, bytes }) => {
+      if (file === 'tests') self.postMessage({ type: 'progress', file, runs: runs.length });
+      else if (file === 'qrels') post({ file }, qrels.done(bytes), qrels.size);
+      else post({ file, run, index: index.get(run), runs: runs.length }, byName.get(run).done(bytes), byName.get(run).size);
+    },
+  });
+}

@@ -5,6 +5,7 @@ import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
+import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import TrecWorker from './trec-worker.js?worker&inline';
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +18,9 @@ let last = null;  // { result, inputs }
 let sort = { key: 'query', descending: false };
 
 const files = { qrels: null, run: null };
+// The runs after the first, to compare with it: { file, text (its textarea), box }.
+const moreRuns = [];
+let runBoxes = 0;  // ids of the boxes made so far
 // ?pace=1: the worker reads one chunk per click of "Next chunk" (a hook for tests that must not
 // depend on timing; see tests/e2e/trec.spec.mjs).
 const PACED = new URLSearchParams(location.search).get('pace') === '1';
@@ -27,6 +31,32 @@ function inputOf(name) {
 
 function nameOf(name) {
   return files[name]?.name ?? `pasted ${name}`;
+}
+
+/** Every run given, the first one the baseline: { name, input } with names made unique. */
+function runSources() {
+  const sources = [{ name: nameOf('run'), input: inputOf('run') },
+    ...moreRuns.map((r, i) => ({ name: r.file?.name ?? `pasted run ${i + 2}`, input: r.file ?? r.text.value }))];
+  const seen = new Map();
+  for (const s of sources) {
+    const count = (seen.get(s.name) ?? 0) + 1;
+    seen.set(s.name, count);
+    if (count > 1) s.name = `${s.name} (${count})`;
+  }
+  return sources;
+}
+
+const COMPARE_CONTROLS = ['cmp-test', 'cmp-permutations', 'cmp-seed', 'cmp-alpha', 'cmp-correction', 'cmp-missing', 'cmp-pairs'];
+
+/** The comparison's options as typed (the core checks them); every test runs, the chosen one first. */
+function compareOptions() {
+  const first = $('cmp-test').value;
+  return {
+    tests: [first, ...['randomization', 't', 'wilcoxon', 'bootstrap'].filter((t) => t !== first)].join(','),
+    permutations: $('cmp-permutations').value.trim() || '10000', seed: $('cmp-seed').value.trim() || '42',
+    alpha: $('cmp-alpha').value.trim() || '0.05', correction: $('cmp-correction').value,
+    missing: $('cmp-missing').value, pairs: $('cmp-pairs').value,
+  };
 }
 
 function request(extra = {}) {
@@ -55,6 +85,9 @@ function save() {
       level: $('trec-level').value, complete: $('trec-complete').checked, preset: $('trec-preset').value,
       judged: $('trec-judged').checked, max: $('trec-max').value, format: $('trec-format').value,
       measuresByFormat,
+      // Pasted runs to compare (a chosen file cannot be kept: the browser gives it again only when chosen).
+      moreRuns: moreRuns.filter((r) => !r.file).map((r) => r.text.value),
+      compare: Object.fromEntries(COMPARE_CONTROLS.map((id) => [id, $(id).value])),
     }));
     if (storageFailed) setStatus('');
     storageFailed = false;
@@ -201,6 +234,11 @@ function restore() {
     if (FORMATS[saved.format]) $('trec-format').value = saved.format;
     Object.assign(measuresByFormat, saved.measuresByFormat ?? {});
     restoredPreset = saved.preset ?? '';
+    for (const text of saved.moreRuns ?? []) addRunBox(null, String(text));
+    for (const id of COMPARE_CONTROLS) {
+      const v = saved.compare?.[id];
+      if (typeof v === 'string' && ($(id).localName !== 'select' || [...$(id).options].some((o) => o.value === v))) $(id).value = v;
+    }
   } catch {
     // Unreadable saved state: start empty.
   }
@@ -235,6 +273,26 @@ function workerFailed(mine, reason) {
   };
 }
 
+/**
+ * The bar: the qrels are its first tenth, the runs the rest, shared equally; when runs are
+ * compared, their tests take the last tenth.
+ */
+function showProgressOf(data) {
+  const bar = $('trec-progress-bar');
+  const label = $('trec-progress-label');
+  if (data.file === 'tests') {
+    bar.value = 0.9;
+    label.textContent = `Testing the differences (${formatNumber(Number($('cmp-permutations').value) || 10000, 0)} permutations and resamples)…`;
+    return;
+  }
+  const fraction = data.total > 0 ? data.bytes / data.total : 1;
+  const runs = data.runs ?? 1;
+  const share = data.runs ? 0.8 : 0.9;
+  bar.value = data.file === 'qrels' ? 0.1 * fraction : 0.1 + (share * ((data.index ?? 0) + fraction)) / runs;
+  const what = data.file === 'qrels' ? 'qrels' : data.runs ? `run ${data.index + 1} of ${runs} (${data.run})` : 'run';
+  label.textContent = `Reading ${what}: ${Math.floor(100 * fraction)}% of ${formatNumber(data.total / 1048576, 1)} MB`;
+}
+
 /** Runs one evaluation in the worker; resolves with its result, or null when cancelled. */
 function run(message) {
   const mine = ++job;
@@ -247,10 +305,7 @@ function run(message) {
     worker.onmessage = ({ data }) => {
       if (mine !== job) return;
       if (data.type === 'progress') {
-        const fraction = data.total > 0 ? data.bytes / data.total : 1;
-        // The qrels are the first tenth of the bar, the run the rest.
-        $('trec-progress-bar').value = data.file === 'qrels' ? 0.1 * fraction : 0.1 + 0.9 * fraction;
-        $('trec-progress-label').textContent = `Reading ${data.file}: ${Math.floor(100 * fraction)}% of ${formatNumber(data.total / 1048576, 1)} MB`;
+        showProgressOf(data);
         return;
       }
       if (data.type === 'done') {
@@ -279,7 +334,7 @@ function showDiagnostics(result) {
   const items = [
     ...(result.ok ? [] : result.errors.map((d) => ({ ...d, kind: 'error' }))),
     ...result.warnings.map((d) => ({ ...d, kind: 'warning' })),
-  ].map((d) => ({ ...d, message: `${where[d.source] ?? d.source}${d.line > 0 ? `, line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}` : ''}: ${d.message}`, line: 0 }));
+  ].map((d) => ({ ...d, message: `${d.run ?? where[d.source] ?? d.source}${d.line > 0 ? `, line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}` : ''}: ${d.message}`, line: 0 }));
   renderDiagnostics($('trec-diagnostics'), items);
   // The core says once when the qrels look like a run or the run like qrels: one click fixes it.
   if (!result.ok && result.errors.some((d) => d.code === 'files-swapped')) {
@@ -513,6 +568,10 @@ async function evaluate() {
     setStatus('Choose or paste both a qrels file and a run file.');
     return;
   }
+  if (moreRuns.length > 0) {
+    compareRuns(message);
+    return;
+  }
   setStatus('');
   const started = performance.now();
   const result = await run(message);
@@ -520,6 +579,7 @@ async function evaluate() {
   showDiagnostics(result);
   if (!result.ok) {
     $('trec-results').hidden = true;
+    $('cmp-results').hidden = true;
     setStatus('Not evaluated: fix the errors below.');
     return;
   }
@@ -530,14 +590,144 @@ async function evaluate() {
   renderMeans(result);
   renderQueries(result);
   renderHistogramOf(result);
+  $('cmp-results').hidden = true;
   $('trec-results').hidden = false;
   setStatus(`Evaluated ${result.perQuery.length} quer${result.perQuery.length === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
+}
+
+let compared = null;  // { message, runs: [{ name, input }], result }
+
+/** Two runs or more: the comparison, in the worker; the first run is the baseline. */
+async function compareRuns(base) {
+  const runs = runSources();
+  const empty = runs.findIndex((r) => r.input === '');
+  if (empty > 0) {
+    setStatus(`Run ${empty + 1} is empty: choose or paste a run, or remove its box.`);
+    moreRuns[empty - 1].text.focus();
+    return;
+  }
+  setStatus('');
+  const message = { ...base, type: 'compare', run: undefined, runs, options: { ...base.options, ...compareOptions() } };
+  const started = performance.now();
+  const result = await run(message);
+  if (!result) return;
+  showDiagnostics(result);
+  if (!result.ok) {
+    $('trec-results').hidden = true;
+    $('cmp-results').hidden = true;
+    setStatus('Not compared: fix the errors below.');
+    return;
+  }
+  compared = { base, runs, result };
+  $('trec-results').hidden = true;
+  $('cmp-results').hidden = false;
+  renderComparison(result, explainPair);
+  setStatus(`Compared ${runs.length} runs on ${result.queries.length} quer${result.queries.length === 1 ? 'y' : 'ies'} in ${
+    formatNumber((performance.now() - started) / 1000, 1)} s.`);
+}
+
+/** One query of the chosen pair in both runs, side by side (each run's ranking from the core). */
+async function explainPair(query, { a, b, measure }) {
+  if (!compared) return;
+  const { base, runs, result } = compared;
+  const names = { a, b, measure };
+  // A measure with a cut-off (P_10, ndcg_cut_10) marks its rank.
+  const cutoff = Number(/_(\d+)$/.exec(measure)?.[1] ?? 0);
+  const explanations = [];
+  for (const name of [a, b]) {
+    const explained = await run({ ...base, run: runs.find((r) => r.name === name).input, explainQuery: query, explainCutoff: cutoff });
+    if (!explained) return;
+    if (!explained.ok) {
+      showDiagnostics(explained);
+      return;
+    }
+    explanations.push(explained.explanation ?? null);
+  }
+  const i = result.queries.indexOf(query);
+  showQueryInBoth({ query, names, explanations, values: [result.perQuery[a][measure][i], result.perQuery[b][measure][i]], cutoff });
+  $('cmp-side').scrollIntoView({ block: 'start' });
+  $('cmp-side').focus({ preventScroll: true });
+}
+
+/** A box for one more run to compare, with its own file chooser and text. */
+function addRunBox(file = null, text = '') {
+  runBoxes += 1;
+  const id = `run-${runBoxes + 1}`;
+  const input = el('input', { type: 'file', id: `${id}-file` });
+  const area = el('textarea', { id: `${id}-text`, rows: 4, spellcheck: 'false', autocomplete: 'off', placeholder: '301 Q0 doc-3 1 14.1 other-run' });
+  area.value = text;
+  const label = el('label', { for: `${id}-file` });
+  const pasteLabel = el('label', { for: `${id}-text`, className: 'paste-label' });
+  const remove = el('button', { type: 'button', className: 'link remove-run' });
+  const box = el('div', { className: 'box more-run' }, label, input, pasteLabel, area, remove);
+  const entry = { file, text: area, box, label, pasteLabel, remove };
+  area.disabled = file !== null;
+  if (file) area.value = '';
+  input.addEventListener('change', () => {
+    entry.file = input.files?.[0] ?? null;
+    area.disabled = entry.file !== null;
+    save();
+  });
+  area.addEventListener('input', save);
+  area.addEventListener('dragover', (event) => event.preventDefault());
+  area.addEventListener('drop', (event) => {
+    event.preventDefault();
+    const dropped = event.dataTransfer?.files?.[0];
+    if (!dropped) return;
+    entry.file = dropped;
+    area.disabled = true;
+    labelRuns();
+  });
+  remove.addEventListener('click', () => {
+    moreRuns.splice(moreRuns.indexOf(entry), 1);
+    box.remove();
+    labelRuns();
+    save();
+    $('trec-add-run').focus();
+  });
+  moreRuns.push(entry);
+  $('trec-more-runs').append(box);
+  labelRuns();
+  return entry;
+}
+
+/** Numbers the runs' boxes, and offers the comparison's options once there are two runs. */
+function labelRuns() {
+  moreRuns.forEach((r, i) => {
+    r.label.textContent = `Run ${i + 2} file${r.file ? `: ${r.file.name}` : ''}`;
+    r.pasteLabel.textContent = `or paste run ${i + 2}`;
+    r.remove.textContent = `Remove run ${i + 2}`;
+  });
+  $('cmp-options').hidden = moreRuns.length === 0;
+  $('trec-evaluate').textContent = moreRuns.length === 0 ? 'Evaluate' : `Compare ${moreRuns.length + 1} runs`;
+}
+
+/** Several run files chosen or dropped at once: the first in the run box, one more box for each other. */
+function takeRunFiles(list) {
+  const chosen = [...(list ?? [])];
+  if (chosen.length === 0) return false;
+  files.run = chosen[0];
+  $('run-text').disabled = true;
+  // Boxes left empty are reused before new ones are made.
+  const free = moreRuns.filter((r) => !r.file && r.text.value === '');
+  for (const file of chosen.slice(1)) {
+    const box = free.shift();
+    if (box) {
+      box.file = file;
+      box.text.disabled = true;
+    } else {
+      addRunBox(file);
+    }
+  }
+  labelRuns();
+  return true;
 }
 
 function setUpFile(name) {
   const input = $(`${name}-file`);
   const text = $(`${name}-text`);
   input.addEventListener('change', () => {
+    if (name === 'run' && (input.files?.length ?? 0) > 1) takeRunFiles(input.files);
     files[name] = input.files?.[0] ?? null;
     text.disabled = files[name] !== null;
     if (files.qrels && files.run) evaluate();
@@ -548,6 +738,7 @@ function setUpFile(name) {
     event.preventDefault();
     const file = event.dataTransfer?.files?.[0];
     if (!file) return;
+    if (name === 'run') takeRunFiles(event.dataTransfer.files);
     files[name] = file;
     text.disabled = true;
     setStatus(`${name === 'qrels' ? 'Qrels' : 'Run'}: ${file.name}`);
@@ -575,6 +766,12 @@ export function setUpTrecMode() {
     $(id).addEventListener('change', save);
   }
   $('trec-evaluate').addEventListener('click', evaluate);
+  $('trec-add-run').addEventListener('click', () => {
+    addRunBox().text.focus();
+    save();
+  });
+  for (const id of COMPARE_CONTROLS) $(id).addEventListener('change', save);
+  setUpComparison();
   $('trec-cancel').addEventListener('click', cancel);
   $('trec-histogram-measure').addEventListener('change', () => last && renderHistogramOf(last.result));
   $('trec-download-queries').addEventListener('click', downloadPerQuery);

@@ -150,21 +150,30 @@ test('compare: bad options and too few runs are errors that name the problem', (
   assert.equal(e.line, 1501);
 });
 
-test('compareStreams gives compare()\'s numbers, reading each file in chunks', async () => {
+test('compareStreams gives compare()\'s numbers, reading each file in chunks, and says what it reads and when it tests', async () => {
   const set = DATA_SETS[1];
   const chunks = (path) => () => {
     const text = read(path);
     return [text.slice(0, 1000), text.slice(1000)];
   };
+  const progress = [];
   const streamed = await calc.compareStreams({
     qrels: chunks(set.qrels),
     runs: Object.fromEntries(Object.entries(set.runs).map(([name, path]) => [name, chunks(path)])),
     measures: set.measures,
+    onProgress: (p) => progress.push(p),
   });
   const whole = compareSet(set);
   assert.equal(streamed.ok, true);
   assert.deepEqual(streamed.pairs, whole.pairs);
   assert.deepEqual(streamed.runs, whole.runs);
+  // Two chunks a file, in order (bytes fed so far: the files are ASCII), then the tests once.
+  const size = (path) => read(path).length;
+  assert.deepEqual(progress, [
+    { file: 'qrels', bytes: 1000 }, { file: 'qrels', bytes: size(set.qrels) },
+    ...Object.entries(set.runs).flatMap(([run, path]) => [{ file: 'run', run, bytes: 1000 }, { file: 'run', run, bytes: size(path) }]),
+    { file: 'tests', bytes: 0 },
+  ]);
 });
 
 const cliFiles = (set) => [file(set.qrels), ...Object.values(set.runs).map(file)];

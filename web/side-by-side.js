@@ -1,0 +1,46 @@
+// Two rankings rank by rank in one table: each one's document, grade, what the rank adds to DCG,
+// DCG and NDCG (as the core computed them), with the ranks where the two hold different
+// documents marked ≠. Used for a query in two runs (TREC tab) and for two pasted lists.
+import { el, formatNumber } from './format.js';
+
+const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : formatNumber(g, 6, { trim: true }));
+
+/**
+ * Fills `parts.table` with the first `limit` ranks (at least the cut-off), `parts.more` offering
+ * the rest. `explanations` are calc.explain results or null (nothing ranked); `names` their two
+ * names. Returns { differing, length }: how many ranks differ, of how many.
+ */
+export function renderSideBySide(parts, { names, explanations, cutoff = 0, decimals = 4 }, limit = 100) {
+  const [ea, eb] = explanations;
+  const length = Math.max(ea?.rows.length ?? 0, eb?.rows.length ?? 0);
+  const shown = Math.min(length, Math.max(limit, cutoff));
+  let differing = 0;
+  for (let i = 0; i < length; i++) if (ea?.rows[i]?.doc !== eb?.rows[i]?.doc) differing += 1;
+  const number = (x) => formatNumber(x, decimals);
+  const cells = (row) => (row
+    ? [el('td', { className: 'doc-id run-start' }, row.doc), el('td', {}, grade(row.grade)), el('td', { className: 'num' }, number(row.term)),
+      el('td', { className: 'num' }, number(row.dcg)), el('td', { className: 'num' }, number(row.ndcg))]
+    : Array.from({ length: 5 }, (_, i) => el('td', { className: i === 0 ? 'run-start' : undefined })));
+  const header = (name) => ['Document', 'g', 'G / discount', 'DCG', 'NDCG']
+    .map((h, i) => el('th', { scope: 'col', title: name, className: i === 0 ? 'run-start' : undefined }, h));
+  const rows = [];
+  for (let i = 0; i < shown; i++) {
+    const ra = ea?.rows[i];
+    const rb = eb?.rows[i];
+    const differs = ra?.doc !== rb?.doc;
+    rows.push(el('tr', { className: `${differs ? 'differs' : ''}${i + 1 === cutoff ? ' at-k' : ''}`.trim() || undefined },
+      el('th', { scope: 'row' }, String(i + 1)),
+      el('td', { className: 'mark', 'aria-label': differs ? 'different documents' : 'same document' }, differs ? '≠' : ''),
+      ...cells(ra), ...cells(rb)));
+  }
+  parts.table.replaceChildren(
+    el('caption', {}, `Rank by rank: ${names[0]} (A) on the left, ${names[1]} (B) on the right`),
+    el('thead', {},
+      el('tr', {}, el('td', { colspan: 2 }), ...names.map((n, i) => el('th', { scope: 'colgroup', colspan: 5, className: 'run-start' }, `${n} (${'AB'[i]})`))),
+      el('tr', {}, el('th', { scope: 'col' }, 'Rank'), el('th', { scope: 'col', title: 'different documents at this rank' }, '≠'), ...header(names[0]), ...header(names[1]))),
+    el('tbody', {}, ...rows));
+  parts.more.hidden = shown >= length;
+  parts.more.textContent = `Show all ${length} ranks`;
+  parts.more.onclick = () => renderSideBySide(parts, { names, explanations, cutoff, decimals }, length);
+  return { differing, length };
+}
