@@ -165,7 +165,13 @@ export function bootstrap(d, tol, resamples, seed, alpha) {
   let extreme = 0;
   for (let s = 0; s < resamples; s += 1) {
     let sum = 0;
-    for (let i = 0; i < n; i += 1) sum += d[Number(next() % BigInt(n))];
+    // Two indices a draw: floor(h · n / 2^32) for its low 32 bits h, then its high 32 bits.
+    let draw = 0n;
+    for (let i = 0; i < n; i += 1) {
+      if (i % 2 === 0) draw = next();
+      const h = i % 2 === 0 ? draw & 0xffffffffn : draw >> 32n;
+      sum += d[Number((h * BigInt(n)) >> 32n)];
+    }
     const resampled = sum / n;
     means.push(resampled);
     if (Math.abs(resampled - m) >= Math.abs(m) - tol) extreme += 1;

@@ -15,7 +15,9 @@
 //   * the random tests draw from SplitMix64 (Steele, Lea and Flood 2014) started at the seed,
 //     the same sequence for every pair and measure, so that a result is reproduced anywhere from
 //     (seed, number of samples): a sign assignment takes one 64-bit draw per 64 queries (bit i of
-//     draw k flips query 64k + i), a bootstrap resample one draw per query (index draw mod n).
+//     draw k flips query 64k + i); a bootstrap resample takes one draw per two queries, the
+//     index of the 2k-th query drawn from the low 32 bits h of draw k and the next from its high
+//     32 bits, each floor(h · n / 2^32) (for odd n, the last draw's high half is not used).
 #pragma once
 
 #include <cstdint>
