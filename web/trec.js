@@ -621,7 +621,10 @@ async function compareRuns(base) {
   compared = { base, runs, result };
   $('trec-results').hidden = true;
   $('cmp-results').hidden = false;
+  const rendering = performance.now();
   renderComparison(result, explainPair);
+  // Read by tests/bench: how long drawing the comparison took, after the worker's answer.
+  performance.measure('ndcg:compare-render', { start: rendering });
   setStatus(`Compared ${runs.length} runs on ${result.queries.length} quer${result.queries.length === 1 ? 'y' : 'ies'} in ${
     formatNumber((performance.now() - started) / 1000, 1)} s.`);
 }

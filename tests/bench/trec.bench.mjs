@@ -10,48 +10,16 @@
 // The outputs of every evaluator are compared with trec_eval's when it is there. Prints the
 // figures; asserts nothing (speed is not a test).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { once } from 'node:events';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 
-const DIR = join(tmpdir(), 'ndcg-calculator-bench');
+import { generate } from './generate.mjs';
+
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
 const SIZES = [500, 5000];
-
-async function generate(queries) {
-  mkdirSync(DIR, { recursive: true });
-  const run = join(DIR, `run-${queries}x1000.run`);
-  const qrels = join(DIR, `qrels-${queries}.qrels`);
-  if (existsSync(run) && existsSync(qrels)) return { run, qrels };
-  let x = 20261122;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 16);  // the high bits
-  const runOut = createWriteStream(`${run}.part`);
-  const qrelsOut = createWriteStream(`${qrels}.part`);
-  for (let q = 0; q < queries; q++) {
-    const qid = String(301 + q);
-    let lines = '';
-    let judged = '';
-    for (let i = 0; i < 1000; i++) {
-      // Distinct within a query: 104729 is prime, so i * 104729 mod 10^8 never repeats for i < 1000.
-      const doc = `doc-${String((q * 7919 + i * 104729) % 100000000).padStart(8, '0')}`;
-      lines += `${qid} Q0 ${doc} ${i + 1} ${(30 - i * 0.0273).toFixed(4)} run\n`;
-      if (next() % 17 === 0) judged += `${qid} 0 ${doc} ${next() % 4}\n`;
-    }
-    if (!runOut.write(lines)) await once(runOut, 'drain');
-    qrelsOut.write(judged || `${qid} 0 none 0\n`);
-  }
-  runOut.end();
-  qrelsOut.end();
-  await Promise.all([once(runOut, 'finish'), once(qrelsOut, 'finish')]);
-  // Renamed only when whole, so that an interrupted generation is not taken for a finished one.
-  renameSync(`${run}.part`, run);
-  renameSync(`${qrels}.part`, qrels);
-  return { run, qrels };
-}
 
 function onPath(name) {
   const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });

@@ -1,0 +1,97 @@
+// Comparison speed: three runs of the evaluation benchmark's shape (5,000 queries × 1,000
+// documents, about 174 MB each; see generate.mjs) against one qrels, with map, P.10 and
+// ndcg_cut.10, all four tests and 10,000 permutations and resamples:
+//  * ndcg-calc compare, native (when built) and Node (wasm core): whole process, peak RSS;
+//  * the page's TREC tab in headless Chromium: from choosing the three run files to the
+//    comparison shown (its worker reads and tests), with the page's slowest frame meanwhile.
+// Every figure is the range over BENCH_RUNS runs (default 3), not the best. Asserts nothing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from '@playwright/test';
+
+import { generate } from './generate.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const QUERIES = Number(process.env.BENCH_COMPARE_QUERIES ?? 5000);
+const MEASURES = ['map', 'P.10', 'ndcg_cut.10'];
+
+const files = await generate(QUERIES, 0);
+const runs = [files.run, (await generate(QUERIES, 1)).run, (await generate(QUERIES, 2)).run];
+const megabytes = runs.reduce((sum, run) => sum + statSync(run).size, 0) / 1048576;
+
+function timed(command, args) {
+  const withTime = existsSync('/usr/bin/time');
+  const started = process.hrtime.bigint();
+  const r = withTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+    : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
+  return { seconds, peakMB: withTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : null, stdout: r.stdout };
+}
+
+async function pageRun() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const tab = await browser.newPage();
+  await tab.goto(`${pathToFileURL(resolve('dist/ndcg-calculator.html')).href}?mode=trec`);
+  await tab.waitForSelector('body[data-ready="true"]');
+  await tab.fill('#trec-measures', MEASURES.join(' '));
+  await tab.setInputFiles('#qrels-file', files.qrels);
+  await tab.evaluate(() => {
+    window.benchFrames = { worst: 0, last: performance.now(), on: true };
+    const tick = (now) => {
+      const f = window.benchFrames;
+      f.worst = Math.max(f.worst, now - f.last);
+      f.last = now;
+      if (f.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const started = Date.now();
+  await tab.setInputFiles('#run-file', runs);
+  await tab.waitForFunction(() => !document.getElementById('cmp-results').hidden ||
+    document.getElementById('trec-status').textContent.startsWith('Not'), null, { timeout: 600000, polling: 50 });
+  const seconds = (Date.now() - started) / 1000;
+  const status = await tab.textContent('#trec-status');
+  const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
+  await browser.close();
+  if (!status.startsWith('Compared')) throw new Error(`the page did not compare: ${status}`);
+  return { seconds, worstFrameMs };
+}
+
+const range = (xs, digits) => {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
+};
+
+const args = ['compare', ...MEASURES.flatMap((m) => ['-m', m]), '--test', 'randomization', '--test', 't', '--test', 'wilcoxon', '--test', 'bootstrap',
+  '--permutations', '10000', files.qrels, ...runs];
+const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;
+const rows = [];
+let reference = null;
+for (const [name, command, prefix] of [
+  ...(nativeCli ? [['ndcg-calc compare (native)', nativeCli, []]] : []),
+  ['ndcg-calc compare (Node, wasm)', process.execPath, ['wasm/cli.mjs']],
+]) {
+  const results = Array.from({ length: RUNS }, () => timed(command, [...prefix, ...args]));
+  reference ??= results[0].stdout;
+  rows.push({ name, times: results.map((r) => r.seconds), peaks: results.map((r) => r.peakMB).filter((x) => x !== null),
+    note: results.every((r) => r.stdout === reference) ? 'same output as the first' : 'OUTPUT DIFFERS' });
+}
+const page = [];
+for (let i = 0; i < RUNS; i++) page.push(await pageRun());
+rows.push({ name: 'page, TREC tab (Chromium, worker)', times: page.map((p) => p.seconds), peaks: [], note: `slowest frame ${range(page.map((p) => p.worstFrameMs), 0)} ms` });
+
+console.log(`\nComparing 3 runs of ${QUERIES} queries × 1,000 documents (${megabytes.toFixed(0)} MB in all): ${MEASURES.join(', ')}; ` +
+  `four tests, 10,000 permutations and resamples; ${RUNS} runs each, range of the runs (not the best)\n`);
+console.log('| evaluator | time (s) | MB/s | peak RSS (MB) | |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  console.log(`| ${r.name} | ${range(r.times, 2)} | ${range(r.times.map((t) => megabytes / t), 0)} | ${r.peaks.length ? range(r.peaks, 0) : '—'} | ${r.note} |`);
+}
