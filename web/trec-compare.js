@@ -93,7 +93,10 @@ function renderDifferences(container, rows, names) {
     width, height: HEIGHT, pad: PAD, className: 'differences', title: `queries, from ${names.b}'s largest gain to its largest loss`,
     label: `${names.measure}: ${names.b} − ${names.a} for each of ${rows.length} queries, sorted; ${
       sorted.filter((r) => r.difference > 0).length} above zero, ${sorted.filter((r) => r.difference < 0).length} below`,
-    left: (t) => signed(top * (2 * t - 1)),
+    left: (t) => {
+      const v = top * (2 * t - 1);
+      return `${v > 0 ? '+' : ''}${formatNumber(v, 2)}`;
+    },
   });
   const zero = PAD.top + plotH / 2;
   grid.append(svg('line', { x1: PAD.left, x2: PAD.left + plotW, y1: zero, y2: zero, class: 'zero' }));

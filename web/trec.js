@@ -701,6 +701,8 @@ function labelRuns() {
     r.pasteLabel.textContent = `or paste run ${i + 2}`;
     r.remove.textContent = `Remove run ${i + 2}`;
   });
+  // The first box holds the baseline once there are others.
+  $('run-file').labels[0].textContent = moreRuns.length === 0 ? 'Run file' : `Run 1 file (the baseline)${files.run ? `: ${files.run.name}` : ''}`;
   $('cmp-options').hidden = moreRuns.length === 0;
   $('trec-evaluate').textContent = moreRuns.length === 0 ? 'Evaluate' : `Compare ${moreRuns.length + 1} runs`;
 }
@@ -733,6 +735,7 @@ function setUpFile(name) {
     if (name === 'run' && (input.files?.length ?? 0) > 1) takeRunFiles(input.files);
     files[name] = input.files?.[0] ?? null;
     text.disabled = files[name] !== null;
+    if (name === 'run') labelRuns();
     if (files.qrels && files.run) evaluate();
   });
   text.addEventListener('input', save);
@@ -743,6 +746,7 @@ function setUpFile(name) {
     if (!file) return;
     if (name === 'run') takeRunFiles(event.dataTransfer.files);
     files[name] = file;
+    if (name === 'run') labelRuns();
     text.disabled = true;
     setStatus(`${name === 'qrels' ? 'Qrels' : 'Run'}: ${file.name}`);
     if (files.qrels && files.run) evaluate();
