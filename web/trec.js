@@ -572,17 +572,9 @@ async function evaluate() {
     compareRuns(message);
     return;
   }
-  setStatus('');
   const started = performance.now();
-  const result = await run(message);
+  const result = await runShown(message, 'Not evaluated');
   if (!result) return;
-  showDiagnostics(result);
-  if (!result.ok) {
-    $('trec-results').hidden = true;
-    $('cmp-results').hidden = true;
-    setStatus('Not evaluated: fix the errors below.');
-    return;
-  }
   last = { result, message };
   queryRowLimit = QUERY_ROWS_PER_PAGE;
   $('trec-explain').hidden = true;
@@ -590,12 +582,31 @@ async function evaluate() {
   renderMeans(result);
   renderQueries(result);
   renderHistogramOf(result);
-  $('cmp-results').hidden = true;
-  $('trec-results').hidden = false;
+  showResults('trec-results');
   setStatus(`Evaluated ${result.perQuery.length} quer${result.perQuery.length === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
 }
 
-let compared = null;  // { message, runs: [{ name, input }], result }
+/**
+ * Runs a message in the worker and shows its diagnostics; on errors, hides the results and says
+ * `failed` (resolves null then, or when cancelled).
+ */
+async function runShown(message, failed) {
+  setStatus('');
+  const result = await run(message);
+  if (!result) return null;
+  showDiagnostics(result);
+  if (result.ok) return result;
+  showResults(null);
+  setStatus(`${failed}: fix the errors below.`);
+  return null;
+}
+
+/** Shows one of the two results (an evaluation's or a comparison's), or neither. */
+function showResults(id) {
+  for (const other of ['trec-results', 'cmp-results']) $(other).hidden = other !== id;
+}
+
+let compared = null;  // { base, runs: [{ name, input }], result }
 
 /** Two runs or more: the comparison, in the worker; the first run is the baseline. */
 async function compareRuns(base) {
@@ -606,21 +617,12 @@ async function compareRuns(base) {
     moreRuns[empty - 1].text.focus();
     return;
   }
-  setStatus('');
   const message = { ...base, type: 'compare', run: undefined, runs, options: { ...base.options, ...compareOptions() } };
   const started = performance.now();
-  const result = await run(message);
+  const result = await runShown(message, 'Not compared');
   if (!result) return;
-  showDiagnostics(result);
-  if (!result.ok) {
-    $('trec-results').hidden = true;
-    $('cmp-results').hidden = true;
-    setStatus('Not compared: fix the errors below.');
-    return;
-  }
   compared = { base, runs, result };
-  $('trec-results').hidden = true;
-  $('cmp-results').hidden = false;
+  showResults('cmp-results');
   const rendering = performance.now();
   renderComparison(result, explainPair);
   // Read by tests/bench: how long drawing the comparison took, after the worker's answer.

@@ -5,13 +5,10 @@
 //  * the page's TREC tab in headless Chromium: from choosing the three run files to the
 //    comparison shown (its worker reads and tests), with the page's slowest frame meanwhile.
 // Every figure is the range over BENCH_RUNS runs (default 3), not the best. Asserts nothing.
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 
-import { generate } from './generate.mjs';
+import { generate, openBuiltPage, range, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUERIES = Number(process.env.BENCH_COMPARE_QUERIES ?? 5000);
@@ -21,54 +18,17 @@ const files = await generate(QUERIES, 0);
 const runs = [files.run, (await generate(QUERIES, 1)).run, (await generate(QUERIES, 2)).run];
 const megabytes = runs.reduce((sum, run) => sum + statSync(run).size, 0) / 1048576;
 
-function timed(command, args) {
-  const withTime = existsSync('/usr/bin/time');
-  const started = process.hrtime.bigint();
-  const r = withTime
-    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
-    : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
-  return { seconds, peakMB: withTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : null, stdout: r.stdout };
-}
-
 async function pageRun() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const tab = await browser.newPage();
-  await tab.goto(`${pathToFileURL(resolve('dist/ndcg-calculator.html')).href}?mode=trec`);
-  await tab.waitForSelector('body[data-ready="true"]');
+  const { browser, tab, measure } = await openBuiltPage('?mode=trec');
   await tab.fill('#trec-measures', MEASURES.join(' '));
   await tab.setInputFiles('#qrels-file', files.qrels);
-  await tab.evaluate(() => {
-    window.benchFrames = { worst: 0, last: performance.now(), on: true };
-    const tick = (now) => {
-      const f = window.benchFrames;
-      f.worst = Math.max(f.worst, now - f.last);
-      f.last = now;
-      if (f.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  const started = Date.now();
-  await tab.setInputFiles('#run-file', runs);
-  await tab.waitForFunction(() => !document.getElementById('cmp-results').hidden ||
-    document.getElementById('trec-status').textContent.startsWith('Not'), null, { timeout: 600000, polling: 50 });
-  const seconds = (Date.now() - started) / 1000;
+  const result = await measure(() => tab.setInputFiles('#run-file', runs), () => !document.getElementById('cmp-results').hidden ||
+    document.getElementById('trec-status').textContent.startsWith('Not'));
   const status = await tab.textContent('#trec-status');
-  const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
   await browser.close();
   if (!status.startsWith('Compared')) throw new Error(`the page did not compare: ${status}`);
-  return { seconds, worstFrameMs };
+  return result;
 }
-
-const range = (xs, digits) => {
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
-};
 
 const args = ['compare', ...MEASURES.flatMap((m) => ['-m', m]), '--test', 'randomization', '--test', 't', '--test', 'wilcoxon', '--test', 'bootstrap',
   '--permutations', '10000', files.qrels, ...runs];

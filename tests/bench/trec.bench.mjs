@@ -12,10 +12,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 
-import { generate } from './generate.mjs';
+import { generate, openBuiltPage, range, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
@@ -26,55 +24,14 @@ function onPath(name) {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-/** One whole process: seconds, peak RSS in MB (when /usr/bin/time is there), and its stdout. */
-function timed(command, args) {
-  const withTime = existsSync('/usr/bin/time');
-  const started = process.hrtime.bigint();
-  const r = withTime
-    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
-  const peakMB = withTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : null;
-  return { seconds, peakMB, stdout: r.stdout };
-}
-
 async function pageRun(files) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const tab = await browser.newPage();
-  await tab.goto(pathToFileURL(resolve('dist/ndcg-calculator.html')).href);
-  await tab.waitForSelector('body[data-ready="true"]');
-  await tab.click('#tab-trec');
+  const { browser, tab, measure } = await openBuiltPage('?mode=trec');
   await tab.setInputFiles('#qrels-file', files.qrels);
-  // The page's frames while the worker reads: a requestAnimationFrame loop records the longest gap.
-  await tab.evaluate(() => {
-    window.benchFrames = { worst: 0, last: performance.now(), on: true };
-    const tick = (now) => {
-      const f = window.benchFrames;
-      f.worst = Math.max(f.worst, now - f.last);
-      f.last = now;
-      if (f.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  const started = Date.now();
-  await tab.setInputFiles('#run-file', files.run);
-  await tab.waitForFunction(() => !document.getElementById('trec-results').hidden ||
-    document.getElementById('trec-status').textContent.startsWith('Not'), null, { timeout: 600000, polling: 50 });
-  const seconds = (Date.now() - started) / 1000;
-  const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
+  const result = await measure(() => tab.setInputFiles('#run-file', files.run), () => !document.getElementById('trec-results').hidden ||
+    document.getElementById('trec-status').textContent.startsWith('Not'));
   await browser.close();
-  return { seconds, worstFrameMs };
+  return result;
 }
-
-const range = (xs, digits) => {
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
-};
 
 const trecEval = process.env.TREC_EVAL ?? onPath('trec_eval');
 const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;

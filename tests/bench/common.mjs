@@ -1,0 +1,108 @@
+// What the TREC benchmarks share: their files, generated deterministically into the system's
+// temporary folder (qrels judging about one document in 17, and runs of `queries` × 1,000
+// documents: variant 0 is the run the evaluation benchmark reads; variants 1, 2, … rank the same
+// documents with scores perturbed by their own pseudo-random draws, as other systems would), a
+// whole process timed, the spread of the runs, and the built page in Chromium.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from '@playwright/test';
+
+export const DIR = join(tmpdir(), 'ndcg-calculator-bench');
+
+/** A linear congruential generator's high bits: the same numbers on every machine. */
+function draws(seed) {
+  let x = seed;
+  return () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 16);
+}
+
+/** { run, qrels } paths for `queries` queries, generated when missing. */
+export async function generate(queries, variant = 0) {
+  mkdirSync(DIR, { recursive: true });
+  const run = join(DIR, variant === 0 ? `run-${queries}x1000.run` : `run-${queries}x1000-${variant}.run`);
+  const qrels = join(DIR, `qrels-${queries}.qrels`);
+  const makeQrels = !existsSync(qrels);
+  if (existsSync(run) && !makeQrels) return { run, qrels };
+  const next = draws(20261122);
+  const noise = draws(20261122 + 7 * variant);
+  const runOut = createWriteStream(`${run}.part`);
+  const qrelsOut = makeQrels ? createWriteStream(`${qrels}.part`) : null;
+  for (let q = 0; q < queries; q++) {
+    const qid = String(301 + q);
+    let lines = '';
+    let judged = '';
+    for (let i = 0; i < 1000; i++) {
+      // Distinct within a query: 104729 is prime, so i * 104729 mod 10^8 never repeats for i < 1000.
+      const doc = `doc-${String((q * 7919 + i * 104729) % 100000000).padStart(8, '0')}`;
+      const score = 30 - i * 0.0273 + (variant === 0 ? 0 : (noise() % 4096) / 256);
+      lines += `${qid} Q0 ${doc} ${i + 1} ${score.toFixed(4)} ${variant === 0 ? 'run' : `run${variant}`}\n`;
+      if (next() % 17 === 0) judged += `${qid} 0 ${doc} ${next() % 4}\n`;
+    }
+    if (!runOut.write(lines)) await once(runOut, 'drain');
+    qrelsOut?.write(judged || `${qid} 0 none 0\n`);
+  }
+  runOut.end();
+  qrelsOut?.end();
+  await Promise.all([once(runOut, 'finish'), ...(qrelsOut ? [once(qrelsOut, 'finish')] : [])]);
+  // Renamed only when whole, so that an interrupted generation is not taken for a finished one.
+  renameSync(`${run}.part`, run);
+  if (qrelsOut) renameSync(`${qrels}.part`, qrels);
+  return { run, qrels };
+}
+
+/** One whole process: seconds, peak RSS in MB (when /usr/bin/time is there), and its stdout. */
+export function timed(command, args) {
+  const withTime = existsSync('/usr/bin/time');
+  const started = process.hrtime.bigint();
+  const r = withTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
+  const peakMB = withTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : null;
+  return { seconds, peakMB, stdout: r.stdout };
+}
+
+/** "lo–hi" of the runs with `digits` decimals (one number when they agree): the spread, not the best. */
+export function range(xs, digits) {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
+}
+
+/**
+ * The built page in Debian's Chromium, opened at `search`, ready; and a measurement of what
+ * `act()` starts: seconds until `done()` holds in the page, and the longest gap between two
+ * frames meanwhile (a requestAnimationFrame loop records it).
+ */
+export async function openBuiltPage(search = '') {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const tab = await browser.newPage();
+  await tab.goto(`${pathToFileURL(resolve('dist/ndcg-calculator.html')).href}${search}`);
+  await tab.waitForSelector('body[data-ready="true"]');
+  const measure = async (act, done) => {
+    await tab.evaluate(() => {
+      window.benchFrames = { worst: 0, last: performance.now(), on: true };
+      const tick = (now) => {
+        const f = window.benchFrames;
+        f.worst = Math.max(f.worst, now - f.last);
+        f.last = now;
+        if (f.on) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const started = Date.now();
+    await act();
+    await tab.waitForFunction(done, null, { timeout: 600000, polling: 50 });
+    const seconds = (Date.now() - started) / 1000;
+    const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
+    return { seconds, worstFrameMs };
+  };
+  return { browser, tab, measure };
+}
