@@ -279,6 +279,31 @@ std::string_view compare_usage() {
 
 namespace {
 
+// The flags with a value that an evaluation and a comparison both take: -l, -M and -N (whole
+// numbers) and -o NAME=VALUE. Adds the option `name`'s value sets, or says why the value is wrong.
+std::optional<std::string> evaluation_flag(std::string_view name, const std::string& value,
+                                           std::vector<OptionValue>& options) {
+  if (name == "level_for_rel") {
+    const std::string_view digits = std::string_view(value).substr(value.starts_with('-') ? 1 : 0);
+    if (!all_digits(digits)) return "-l takes a whole number, not " + quoted(value);
+    options.push_back({"relevanceLevel", value});
+  } else if (name == "Max_retrieved_per_topic" || name == "Number_docs_in_coll") {
+    const bool max = name == "Max_retrieved_per_topic";
+    if (!all_digits(value)) {
+      return std::string(max ? "-M" : "-N") + " takes a whole number 0 or more, not " +
+             quoted(value);
+    }
+    options.push_back({max ? "maxPerQuery" : "docsInCollection", value});
+  } else if (name == "o") {
+    const std::size_t eq = value.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return "-o takes NAME=VALUE, such as ties=average, not " + quoted(value);
+    }
+    options.push_back({value.substr(0, eq), value.substr(eq + 1)});
+  }
+  return std::nullopt;
+}
+
 Parsed parse_compare(const std::vector<std::string>& argv) {
   Parsed parsed;
   Split split = split_arguments(argv, kCompareFlags);
@@ -300,30 +325,8 @@ Parsed parse_compare(const std::vector<std::string>& argv) {
     if (g.name == "progress") args.progress = true;
     if (g.name == "measure") args.measures.push_back(g.value);
     if (g.name == "Judged_docs_only") args.options.push_back({"judgedOnly", "true"});
-    if (g.name == "level_for_rel") {
-      const std::string_view digits =
-          std::string_view(g.value).substr(g.value.starts_with('-') ? 1 : 0);
-      if (!all_digits(digits)) return fail("-l takes a whole number, not " + quoted(g.value));
-      args.options.push_back({"relevanceLevel", g.value});
-    }
-    if (g.name == "Max_retrieved_per_topic") {
-      if (!all_digits(g.value))
-        return fail("-M takes a whole number 0 or more, not " + quoted(g.value));
-      args.options.push_back({"maxPerQuery", g.value});
-    }
-    if (g.name == "Number_docs_in_coll") {
-      if (!all_digits(g.value))
-        return fail("-N takes a whole number 0 or more, not " + quoted(g.value));
-      args.options.push_back({"docsInCollection", g.value});
-    }
     if (g.name == "preset") args.options.push_back({"preset", g.value});
-    if (g.name == "o") {
-      const std::size_t eq = g.value.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        return fail("-o takes NAME=VALUE, such as ties=average, not " + quoted(g.value));
-      }
-      args.options.push_back({g.value.substr(0, eq), g.value.substr(eq + 1)});
-    }
+    if (auto error = evaluation_flag(g.name, g.value, args.options)) return fail(*error);
     if (g.name == "test") tests += (tests.empty() ? "" : ",") + g.value;
     for (std::string_view name :
          {"permutations", "seed", "alpha", "correction", "missing", "pairs"}) {
@@ -416,19 +419,11 @@ Parsed parse_arguments(const std::vector<std::string>& argv) {
   std::vector<OptionValue>& options = args.options;
   if (has("complete_rel_info_wanted")) options.push_back({"averageComplete", "true"});
   if (has("Judged_docs_only")) options.push_back({"judgedOnly", "true"});
-  if (const std::string* level = last("level_for_rel")) {
-    const std::string_view digits =
-        std::string_view(*level).substr(level->starts_with('-') ? 1 : 0);
-    if (!all_digits(digits)) return fail("-l takes a whole number, not " + quoted(*level));
-    options.push_back({"relevanceLevel", *level});
-  }
-  if (const std::string* max = last("Max_retrieved_per_topic")) {
-    if (!all_digits(*max)) return fail("-M takes a whole number 0 or more, not " + quoted(*max));
-    options.push_back({"maxPerQuery", *max});
-  }
-  if (const std::string* docs = last("Number_docs_in_coll")) {
-    if (!all_digits(*docs)) return fail("-N takes a whole number 0 or more, not " + quoted(*docs));
-    options.push_back({"docsInCollection", *docs});
+  for (std::string_view name :
+       {"level_for_rel", "Max_retrieved_per_topic", "Number_docs_in_coll"}) {
+    if (const std::string* value = last(name)) {
+      if (auto error = evaluation_flag(name, *value, options)) return fail(*error);
+    }
   }
   if (const std::string* debug = last("Debug_level")) {
     const std::size_t dot = debug->find('.');
@@ -465,11 +460,7 @@ Parsed parse_arguments(const std::vector<std::string>& argv) {
   if (const std::string* preset = last("preset")) options.push_back({"preset", *preset});
   for (const Given& g : split.flags) {
     if (g.name != "o") continue;
-    const std::size_t eq = g.value.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return fail("-o takes NAME=VALUE, such as ties=average, not " + quoted(g.value));
-    }
-    options.push_back({g.value.substr(0, eq), g.value.substr(eq + 1)});
+    if (auto error = evaluation_flag(g.name, g.value, options)) return fail(*error);
   }
   if (const std::string* zscores = last("Zscore")) args.zscores_file = *zscores;
   if (const std::string* format = last("format")) {
