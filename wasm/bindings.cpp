@@ -409,20 +409,10 @@ val measure_nicknames() {
   return out;
 }
 
-// One TREC evaluation fed in chunks through chunkBuffer() (ndcg::trec::Session): qrels first,
-// then the run, fed again from its start for as long as finishRun() returns true.
-class TrecSession {
+// An ndcg::trec::Session fed in chunks through chunkBuffer(): qrels first, then the run, fed
+// again from its start for as long as finishRun() returns true. The sessions below build on it.
+class FedSession {
  public:
-  // `measures`: an array of measure names ("ndcg_cut.10", "P@5", "all_trec"); `options`:
-  // evaluation options as text values (relevanceLevel, averageComplete, judgedOnly, ...),
-  // checked by the core.
-  TrecSession(const val& measures, const val& options) {
-    ndcg::trec::EvalOptions eval;
-    option_errors_ =
-        ndcg::trec::configure_evaluation(eval, strings(measures), option_values(options));
-    session_ = std::make_unique<ndcg::trec::Session>(std::move(eval));
-  }
-
   void finishQrels() { session_->finish_qrels(); }
   bool finishRun() { return session_->finish_run(); }
 
@@ -434,6 +424,41 @@ class TrecSession {
   }
   void feedQrelsBuffer(std::size_t size) { session_->feed_qrels(buffered(size)); }
   void feedRunBuffer(std::size_t size) { session_->feed_run(buffered(size)); }
+
+ protected:
+  explicit FedSession(ndcg::trec::EvalOptions options)
+      : session_(std::make_unique<ndcg::trec::Session>(std::move(options))) {}
+
+  std::unique_ptr<ndcg::trec::Session> session_;
+
+ private:
+  std::string_view buffered(std::size_t size) const {
+    return std::string_view(buffer_).substr(0, size);
+  }
+
+  std::string buffer_;
+};
+
+// The options of an evaluation, and the errors in them.
+struct Configured {
+  ndcg::trec::EvalOptions options;
+  ndcg::DiagnosticList errors;
+};
+
+Configured evaluation_configured(const val& measures, const val& options) {
+  Configured c;
+  c.errors = ndcg::trec::configure_evaluation(c.options, strings(measures), option_values(options));
+  return c;
+}
+
+// One TREC evaluation.
+class TrecSession : public FedSession {
+ public:
+  // `measures`: an array of measure names ("ndcg_cut.10", "P@5", "all_trec"); `options`:
+  // evaluation options as text values (relevanceLevel, averageComplete, judgedOnly, ...),
+  // checked by the core.
+  TrecSession(const val& measures, const val& options)
+      : TrecSession(evaluation_configured(measures, options)) {}
 
   val result() {
     val out = val::object();
@@ -519,36 +544,21 @@ class TrecSession {
 #endif
 
  private:
-  std::string_view buffered(std::size_t size) const {
-    return std::string_view(buffer_).substr(0, size);
-  }
+  explicit TrecSession(Configured c)
+      : FedSession(std::move(c.options)), option_errors_(std::move(c.errors)) {}
 
   ndcg::DiagnosticList option_errors_;
-  std::unique_ptr<ndcg::trec::Session> session_;
-  std::string buffer_;
   ndcg::trec::Evaluation evaluation_;
 };
 
 // Several runs evaluated against one qrels (read once), then compared (compare.hpp). Fed as a
 // TrecSession is, one run after another: feedRunBuffer ... finishRun, then endRun(name).
-class CompareSession {
+class CompareSession : public FedSession {
  public:
-  CompareSession(const val& measures, const val& options, const val& compare_options) {
-    ndcg::trec::EvalOptions eval;
-    option_errors_ = ndcg::compare::configure(
-        eval, options_, strings(measures), option_values(options), option_values(compare_options));
-    session_ = std::make_unique<ndcg::trec::Session>(std::move(eval));
-  }
+  CompareSession(const val& measures, const val& options, const val& compare_options)
+      : CompareSession(compare_configured(measures, options, compare_options)) {}
 
   val optionErrors() const { return diagnostics_to_js(option_errors_.finish()); }
-  void finishQrels() { session_->finish_qrels(); }
-  bool finishRun() { return session_->finish_run(); }
-  std::uintptr_t chunkBuffer(std::size_t size) {
-    if (size > buffer_.size()) buffer_.resize(size);
-    return reinterpret_cast<std::uintptr_t>(buffer_.data());
-  }
-  void feedQrelsBuffer(std::size_t size) { session_->feed_qrels(buffered(size)); }
-  void feedRunBuffer(std::size_t size) { session_->feed_run(buffered(size)); }
 
   // The run just fed is done: kept as `name`; { ok, errors, warnings, runTag }.
   val endRun(const std::string& name) {
@@ -651,14 +661,25 @@ class CompareSession {
 #endif
 
  private:
-  std::string_view buffered(std::size_t size) const {
-    return std::string_view(buffer_).substr(0, size);
+  struct Setup {
+    Configured evaluation;
+    ndcg::compare::Options options;
+  };
+  static Setup compare_configured(const val& measures, const val& options,
+                                  const val& compare_options) {
+    Setup s;
+    s.evaluation.errors =
+        ndcg::compare::configure(s.evaluation.options, s.options, strings(measures),
+                                 option_values(options), option_values(compare_options));
+    return s;
   }
+  explicit CompareSession(Setup s)
+      : FedSession(std::move(s.evaluation.options)),
+        option_errors_(std::move(s.evaluation.errors)),
+        options_(std::move(s.options)) {}
 
   ndcg::DiagnosticList option_errors_;
   ndcg::compare::Options options_;
-  std::unique_ptr<ndcg::trec::Session> session_;
-  std::string buffer_;
   std::vector<ndcg::trec::Evaluation> evaluations_;
   std::vector<std::string> names_;
 };
@@ -672,27 +693,23 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("measureNicknames", &measure_nicknames);
   emscripten::function("compareConventions", &compare_conventions);
   emscripten::function("checkWorking", &check_working);
-  emscripten::class_<TrecSession>("TrecSession")
+  emscripten::class_<FedSession>("FedSession")
+      .function("finishQrels", &FedSession::finishQrels)
+      .function("chunkBuffer", &FedSession::chunkBuffer)
+      .function("feedQrelsBuffer", &FedSession::feedQrelsBuffer)
+      .function("feedRunBuffer", &FedSession::feedRunBuffer)
+      .function("finishRun", &FedSession::finishRun);
+  emscripten::class_<TrecSession, emscripten::base<FedSession>>("TrecSession")
       .constructor<const val&, const val&>()
-      .function("finishQrels", &TrecSession::finishQrels)
-      .function("chunkBuffer", &TrecSession::chunkBuffer)
-      .function("feedQrelsBuffer", &TrecSession::feedQrelsBuffer)
-      .function("feedRunBuffer", &TrecSession::feedRunBuffer)
-      .function("finishRun", &TrecSession::finishRun)
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE
       .function("commandLineReport", &TrecSession::commandLineReport)
 #endif
       ;
-  emscripten::class_<CompareSession>("CompareSession")
+  emscripten::class_<CompareSession, emscripten::base<FedSession>>("CompareSession")
       .constructor<const val&, const val&, const val&>()
       .function("optionErrors", &CompareSession::optionErrors)
-      .function("finishQrels", &CompareSession::finishQrels)
-      .function("chunkBuffer", &CompareSession::chunkBuffer)
-      .function("feedQrelsBuffer", &CompareSession::feedQrelsBuffer)
-      .function("feedRunBuffer", &CompareSession::feedRunBuffer)
-      .function("finishRun", &CompareSession::finishRun)
       .function("endRun", &CompareSession::endRun)
       .function("result", &CompareSession::result)
 #ifdef NDCG_COMMAND_LINE
