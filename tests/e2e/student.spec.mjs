@@ -157,7 +157,14 @@ test.describe('6. embed', () => {
     await expect(page.locator('#tab-trec')).toBeHidden();
     await expect(page.locator('#list-mode > .conventions')).toBeHidden();
     await expect(page.locator('button.preset').first()).toBeVisible();
-    await expect(page.locator('#list-mode .chart')).toBeHidden();
+    await expect(page.locator('#details .chart')).toBeHidden();
+    await expect(page.locator('#second')).toBeHidden();
+    // A part listed is kept: the second list, without the chart.
+    await openPage(page, { search: '?embed=1&show=second' });
+    await expect(page.locator('#second')).toBeVisible();
+    await page.fill('#second-ranking', 'd1\nd2');
+    await expect(page.locator('#second-table')).toBeVisible();
+    await expect(page.locator('#second-chart-a')).toBeHidden();
   });
 
   test('the frame posts its height to the course page, which sizes it; no sideways scroll in a phone frame', async ({ page }, info) => {
