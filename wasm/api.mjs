@@ -306,6 +306,108 @@ export function makeCalculator(firstCore, { restart } = {}) {
     }
   };
 
+  /**
+   * Reads the qrels and runs of a comparison into one CompareSession, then compares them, or
+   * with `evaluateOnly` packs each run's evaluation for a comparison made elsewhere. A run given
+   * as an evaluation (evaluateForComparison()'s) is added as it is; the qrels are read only
+   * when some run is read here.
+   */
+  const comparing = async (request, evaluateOnly) => {
+    const what = evaluateOnly ? 'evaluateForComparison()' : 'compareStreams()';
+    const { qrels, onProgress } = request ?? {};
+    const runs = evaluateOnly ? (request?.runs instanceof Map ? [...request.runs] : Object.entries(request?.runs ?? {})) : runEntries(request?.runs, what);
+    const evaluated = (v) => v !== null && typeof v === 'object' && v.packed instanceof Uint8Array;
+    const toRead = runs.filter(([, v]) => !evaluated(v));
+    if (runs.length === 0 || (evaluateOnly && toRead.length < runs.length) ||
+        !toRead.every(([, open]) => typeof open === 'function') || (toRead.length > 0 && typeof qrels !== 'function')) {
+      throw new CalculatorUsageError(`${what} takes functions { qrels, runs: { name: () => chunks } } that return iterables of chunks` +
+        (evaluateOnly ? '' : ', or runs evaluated by evaluateForComparison()'));
+    }
+    const args = compareArguments(request);
+    if (core === null && restarting) await restarting;
+    if (core === null) return unavailable('run');
+    let session;
+    let reading = 'qrels';
+    let readingRun;
+    let bytes = 0;
+    try {
+      session = new core.CompareSession(...args);
+      const names = runs.map(([name]) => String(name));
+      const { commandLine } = request;
+      const printed = () => (commandLine
+        ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName)
+        : undefined);
+      if (session.optionErrors().length > 0) {
+        const failure = { ok: false, errors: session.optionErrors(), warnings: [] };
+        if (commandLine) failure.commandLine = printed();
+        return failure;
+      }
+      const read = async (file, run, open, feed) => {
+        reading = file;
+        readingRun = run;
+        bytes = 0;
+        for await (const chunk of open()) {
+          if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
+          feed(chunk);
+          bytes += chunk.length;
+          onProgress?.(run === undefined ? { file, bytes } : { file, run, bytes });
+        }
+      };
+      if (toRead.length > 0) {
+        await read('qrels', undefined, qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
+        session.finishQrels();
+      }
+      const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+      const results = [];
+      for (const [name, run] of runs) {
+        if (evaluated(run)) {
+          reading = null;
+          const at = session.chunkBuffer(run.packed.length);
+          core.HEAPU8.set(run.packed, at);
+          const added = session.addPackedRun(String(name), run.packed.length);
+          results.push({
+            ok: run.ok === true && added.ok,
+            errors: [...(run.errors ?? []), ...added.errors],
+            warnings: run.warnings ?? [],
+            runTag: run.runTag ?? '',
+          });
+          continue;
+        }
+        do {
+          await read('run', String(name), run, feedRun);
+        } while (session.finishRun());
+        const result = session.endRun(String(name));
+        if (evaluateOnly) result.packed = session.packLastRun();
+        results.push(result);
+      }
+      reading = null;
+      if (evaluateOnly) {
+        const located = (list, i) => list.map((d) => (d.source === 'run' ? { ...d, run: names[i] } : d));
+        return {
+          ok: results.every((r) => r.ok),
+          errors: results.flatMap((r, i) => located(r.errors, i)),
+          warnings: results.flatMap((r, i) => located(r.warnings, i)),
+          runs: Object.fromEntries(names.map((name, i) => [name, results[i]])),
+        };
+      }
+      const ok = results.every((r) => r.ok);
+      if (ok) onProgress?.({ file: 'tests', bytes: 0 });
+      const raw = ok ? session.result() : { ok: false, errors: [], warnings: [] };
+      return shapeComparison(raw, names, results, printed());
+    } catch (error) {
+      if (error instanceof CalculatorUsageError) throw error;
+      const where = readingRun === undefined ? reading : `run ${readingRun}`;
+      if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
+        const e = { source: reading, line: 0, column: 0, message: `the ${where} file could not be read: ${error?.message ?? error}` };
+        if (readingRun !== undefined) e.run = readingRun;
+        return { ok: false, errors: [e], warnings: [] };
+      }
+      return failed(error, reading ?? 'run', reading === null ? '' : ` while reading the ${where} file, at byte ${bytes.toLocaleString('en')}`);
+    } finally {
+      if (session) closeSession(session);
+    }
+  };
+
   return Object.freeze({
     /** The presets: [{ name, label, options, citation }], in the order a menu lists them. */
     presets() {
@@ -502,68 +604,19 @@ export function makeCalculator(firstCore, { restart } = {}) {
      * when the reading is done and the tests begin.
      */
     async compareStreams(request) {
-      const { qrels, onProgress } = request ?? {};
-      const runs = runEntries(request?.runs, 'compareStreams()');
-      if (typeof qrels !== 'function' || !runs.every(([, open]) => typeof open === 'function')) {
-        throw new CalculatorUsageError('compareStreams() takes functions { qrels, runs: { name: () => chunks } } that return iterables of chunks');
-      }
-      const args = compareArguments(request);
-      if (core === null && restarting) await restarting;
-      if (core === null) return unavailable('run');
-      let session;
-      let reading = 'qrels';
-      let readingRun;
-      let bytes = 0;
-      try {
-        session = new core.CompareSession(...args);
-        const names = runs.map(([name]) => String(name));
-        const { commandLine } = request;
-        const printed = () => (commandLine
-          ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName)
-          : undefined);
-        if (session.optionErrors().length > 0) {
-          const failure = { ok: false, errors: session.optionErrors(), warnings: [] };
-          if (commandLine) failure.commandLine = printed();
-          return failure;
-        }
-        const read = async (file, run, open, feed) => {
-          reading = file;
-          readingRun = run;
-          bytes = 0;
-          for await (const chunk of open()) {
-            if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
-            feed(chunk);
-            bytes += chunk.length;
-            onProgress?.(run === undefined ? { file, bytes } : { file, run, bytes });
-          }
-        };
-        await read('qrels', undefined, qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
-        session.finishQrels();
-        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
-        const results = [];
-        for (const [name, open] of runs) {
-          do {
-            await read('run', String(name), open, feedRun);
-          } while (session.finishRun());
-          results.push(session.endRun(String(name)));
-        }
-        reading = null;
-        const ok = results.every((r) => r.ok);
-        if (ok) onProgress?.({ file: 'tests', bytes: 0 });
-        const raw = ok ? session.result() : { ok: true };
-        return shapeComparison(raw, names, results, printed());
-      } catch (error) {
-        if (error instanceof CalculatorUsageError) throw error;
-        const where = readingRun === undefined ? reading : `run ${readingRun}`;
-        if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
-          const e = { source: reading, line: 0, column: 0, message: `the ${where} file could not be read: ${error?.message ?? error}` };
-          if (readingRun !== undefined) e.run = readingRun;
-          return { ok: false, errors: [e], warnings: [] };
-        }
-        return failed(error, reading ?? 'run', reading === null ? '' : ` while reading the ${where} file, at byte ${bytes.toLocaleString('en')}`);
-      } finally {
-        if (session) closeSession(session);
-      }
+      return comparing(request, false);
+    },
+
+    /**
+     * The first half of compareStreams(), for spreading a comparison over several instances of
+     * the core (workers): each evaluates some of the runs against the qrels with the
+     * comparison's measures and options, and one compareStreams() compares them all, given as
+     * `runs: { name: evaluated }`. Resolves { ok, errors, warnings, runs: { name: { ok, errors,
+     * warnings, runTag, packed } } } (packed: the run's per-query values as bytes). One run is
+     * enough here.
+     */
+    async evaluateForComparison(request) {
+      return comparing(request, true);
     },
 
     /**

@@ -429,13 +429,13 @@ class FedSession {
   explicit FedSession(ndcg::trec::EvalOptions options)
       : session_(std::make_unique<ndcg::trec::Session>(std::move(options))) {}
 
-  std::unique_ptr<ndcg::trec::Session> session_;
-
- private:
   std::string_view buffered(std::size_t size) const {
     return std::string_view(buffer_).substr(0, size);
   }
 
+  std::unique_ptr<ndcg::trec::Session> session_;
+
+ private:
   std::string buffer_;
 };
 
@@ -571,6 +571,30 @@ class CompareSession : public FedSession {
     out.set("errors", diagnostics_to_js(e.errors));
     out.set("warnings", diagnostics_to_js(e.warnings));
     out.set("runTag", e.run_tag);
+    return out;
+  }
+
+  // The run ended last, packed (compare.hpp's pack) for a comparison made in another instance.
+  val packLastRun() const {
+    if (evaluations_.empty()) return val::null();
+    const std::string bytes = ndcg::compare::pack(evaluations_.back());
+    return val(emscripten::typed_memory_view(bytes.size(),
+                                             reinterpret_cast<const std::uint8_t*>(bytes.data())))
+        .call<val>("slice");
+  }
+
+  // A run evaluated in another instance and packed there, written into chunkBuffer(size): kept
+  // as `name`, as endRun keeps a run read here; { ok, errors }.
+  val addPackedRun(const std::string& name, std::size_t size) {
+    ndcg::DiagnosticList errors;
+    std::optional<ndcg::trec::Evaluation> e = ndcg::compare::unpack(buffered(size), errors);
+    val out = val::object();
+    out.set("ok", e.has_value());
+    out.set("errors", diagnostics_to_js(errors.finish()));
+    if (e) {
+      evaluations_.push_back(std::move(*e));
+      names_.push_back(name);
+    }
     return out;
   }
 
@@ -711,6 +735,8 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .constructor<const val&, const val&, const val&>()
       .function("optionErrors", &CompareSession::optionErrors)
       .function("endRun", &CompareSession::endRun)
+      .function("packLastRun", &CompareSession::packLastRun)
+      .function("addPackedRun", &CompareSession::addPackedRun)
       .function("result", &CompareSession::result)
 #ifdef NDCG_COMMAND_LINE
       .function("commandLineReport", &CompareSession::commandLineReport)

@@ -249,9 +249,26 @@ export interface CompareRequest {
   options?: EvaluateOptions & CompareOptions;
 }
 
+type ChunkSource = () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+/** A run evaluated for a comparison by evaluateForComparison(), possibly in another worker. */
+export interface EvaluatedRun {
+  ok: boolean;
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+  runTag: string;
+  /** Its per-query values as bytes (ndcg/compare.hpp's pack), transferable between workers. */
+  packed: Uint8Array;
+}
+
 export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'runs'> {
-  qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
-  runs: Record<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>> | Map<string, () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>>;
+  /** Needed when some run is read here, not when every run is an EvaluatedRun. */
+  qrels?: ChunkSource;
+  /**
+   * Run name → its chunks, or the run evaluated elsewhere with the same measures and options
+   * (evaluateForComparison()); the first is the baseline.
+   */
+  runs: Record<string, ChunkSource | EvaluatedRun> | Map<string, ChunkSource | EvaluatedRun>;
   /** Follows the reading; `{ file: 'tests', bytes: 0 }` once, when the tests begin. */
   onProgress?: (progress: { file: 'qrels' | 'run' | 'tests'; run?: string; bytes: number }) => void;
   /** Also return what `ndcg-calc compare` prints under `argv`. Node's core only. */
@@ -368,8 +385,13 @@ export interface Calculator {
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /** Two or more runs against one qrels, compared query by query with paired tests. Throws CalculatorUsageError for fewer than two runs. */
   compare(request: CompareRequest): Comparison;
-  /** The same over streams. */
+  /** The same over streams, and over runs evaluated elsewhere. */
   compareStreams(request: CompareStreamRequest): Promise<Comparison>;
+  /**
+   * Evaluates runs for a comparison made by another instance of the core (a worker): one run or
+   * more, with the comparison's measures and options; pass the results to its compareStreams().
+   */
+  evaluateForComparison(request: Omit<CompareStreamRequest, 'runs' | 'commandLine'> & { qrels: ChunkSource; runs: Record<string, ChunkSource> | Map<string, ChunkSource> }): Promise<{ ok: boolean; errors: Diagnostic[]; warnings: Diagnostic[]; runs: Record<string, EvaluatedRun> }>;
   /** The presets, in the order a menu lists them: the option values each stands for, and where they are defined. */
   presets(): readonly { name: PresetName; label: string; options: Record<string, string>; citation: string }[];
   /** The TREC measures, in trec_eval's order. */

@@ -8,8 +8,10 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 namespace ndcg::compare {
 namespace {
@@ -555,6 +557,143 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
 // ---------------------------------------------------------------------------------------------
 // Runs compared
 
+namespace {
+
+constexpr std::string_view kPackMagic = "ndcg-cmp1";
+
+class Packer {
+ public:
+  void bytes(const void* data, std::size_t size) {
+    out_.append(static_cast<const char*>(data), size);
+  }
+  template <class T>
+  void number(T value) {
+    static_assert(std::is_arithmetic_v<T>);
+    bytes(&value, sizeof value);  // the core runs on little-endian machines (wasm, x86, ARM)
+  }
+  void text(std::string_view s) {
+    number(static_cast<std::uint32_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Unpacker {
+ public:
+  explicit Unpacker(std::string_view in) : in_(in) {}
+  bool ok() const { return ok_; }
+  bool at_end() const { return at_ == in_.size(); }
+  std::size_t left() const { return in_.size() - at_; }
+  std::string_view bytes(std::size_t size) {
+    if (!ok_ || size > left()) {
+      ok_ = false;
+      return {};
+    }
+    const std::string_view b = in_.substr(at_, size);
+    at_ += size;
+    return b;
+  }
+  template <class T>
+  T number() {
+    T value{};
+    const std::string_view b = bytes(sizeof value);
+    if (ok_) std::memcpy(&value, b.data(), sizeof value);
+    return value;
+  }
+  std::string text() { return std::string(bytes(number<std::uint32_t>())); }
+  // An enum stored as a byte, checked against its last value.
+  template <class E>
+  E choice(E last) {
+    const auto v = number<std::uint8_t>();
+    if (v > static_cast<std::uint8_t>(last)) ok_ = false;
+    return static_cast<E>(v);
+  }
+
+ private:
+  std::string_view in_;
+  std::size_t at_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::string pack(const trec::Evaluation& evaluation) {
+  Packer p;
+  p.bytes(kPackMagic.data(), kPackMagic.size());
+  p.number<std::uint8_t>(evaluation.ok ? 1 : 0);
+  p.number<std::uint8_t>(evaluation.zscores ? 1 : 0);
+  p.text(evaluation.run_tag);
+  p.number(static_cast<std::uint32_t>(evaluation.columns.size()));
+  for (const trec::Column& c : evaluation.columns) {
+    p.text(c.name);
+    p.number(static_cast<std::uint8_t>(c.value));
+    p.number(static_cast<std::uint8_t>(c.summary));
+    p.number<std::uint8_t>(c.per_query ? 1 : 0);
+    p.number<std::uint8_t>(c.whole_number ? 1 : 0);
+    p.number(static_cast<std::uint64_t>(c.measure));
+    p.number(static_cast<std::int64_t>(c.cutoff));
+  }
+  p.number(static_cast<std::uint64_t>(evaluation.per_query.size()));
+  for (const trec::QueryValues& q : evaluation.per_query) {
+    p.text(q.qid);
+    for (std::size_t c = 0; c < evaluation.columns.size(); ++c) {
+      p.number(c < q.values.size() ? q.values[c] : 0.0);
+    }
+  }
+  return p.take();
+}
+
+std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& errors) {
+  const auto fail = [&](std::string_view why) -> std::optional<trec::Evaluation> {
+    errors.add(Source::run, 0, 0,
+               "a run evaluated elsewhere could not be read (" + std::string(why) +
+                   "): evaluate it again with this version");
+    return std::nullopt;
+  };
+  Unpacker u(bytes);
+  if (u.bytes(kPackMagic.size()) != kPackMagic) return fail("it is not a packed evaluation");
+  trec::Evaluation e;
+  e.ok = u.number<std::uint8_t>() == 1;
+  e.zscores = u.number<std::uint8_t>() == 1;
+  e.run_tag = u.text();
+  const auto columns = u.number<std::uint32_t>();
+  // Each column takes at least 24 bytes, each query 4: a count larger than the bytes left can
+  // hold is a damaged header, not a reason to allocate.
+  if (!u.ok() || columns > u.left() / 24) return fail("its columns are cut short");
+  for (std::uint32_t i = 0; i < columns; ++i) {
+    trec::Column c;
+    c.name = u.text();
+    c.value = u.choice(trec::ValueKind::text);
+    c.summary = u.choice(trec::Summary::run_tag);
+    c.per_query = u.number<std::uint8_t>() == 1;
+    c.whole_number = u.number<std::uint8_t>() == 1;
+    c.measure = static_cast<std::size_t>(u.number<std::uint64_t>());
+    c.cutoff = u.number<std::int64_t>();
+    e.columns.push_back(std::move(c));
+  }
+  const auto queries = u.number<std::uint64_t>();
+  const std::size_t per_query = 4 + 8 * static_cast<std::size_t>(columns);
+  if (!u.ok() || queries > u.left() / per_query) return fail("its queries are cut short");
+  e.per_query.reserve(static_cast<std::size_t>(queries));
+  for (std::uint64_t q = 0; q < queries && u.ok(); ++q) {
+    trec::QueryValues v;
+    v.qid = u.text();
+    v.values.reserve(columns);
+    for (std::uint32_t c = 0; c < columns; ++c) v.values.push_back(u.number<double>());
+    e.per_query.push_back(std::move(v));
+  }
+  if (!u.ok() || !u.at_end()) return fail("its length does not match its contents");
+  for (std::size_t q = 1; q < e.per_query.size(); ++q) {
+    if (!(e.per_query[q - 1].qid < e.per_query[q].qid)) {
+      return fail("its queries are not in trec_eval's order");
+    }
+  }
+  return e;
+}
+
 Comparison compare(const std::vector<std::string>& systems,
                    const std::vector<const trec::Evaluation*>& evaluations,
                    const Options& options) {
@@ -597,7 +736,13 @@ Comparison compare(const std::vector<std::string>& systems,
   });
   for (std::size_t c : compared) out.measures.push_back(columns[c].name);
   for (const trec::Evaluation* e : evaluations) {
-    if (e->columns.size() != columns.size()) {
+    const bool same =
+        e->columns.size() == columns.size() &&
+        std::equal(columns.begin(), columns.end(), e->columns.begin(),
+                   [](const trec::Column& x, const trec::Column& y) {
+                     return x.name == y.name && x.summary == y.summary && x.value == y.value;
+                   });
+    if (!same) {
       errors.add(Source::options, 0, 0, "the runs were evaluated with different measures");
       out.errors = errors.finish();
       return out;

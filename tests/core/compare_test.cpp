@@ -250,3 +250,57 @@ TEST_CASE("compare: fewer than two runs, or nothing comparable, is an error") {
   REQUIRE_FALSE(c.errors.empty());
   CHECK(c.errors[0].message.find("nDCG@10") != std::string::npos);
 }
+
+TEST_CASE("compare: a run packed, carried and unpacked compares as the run itself") {
+  const trec::Evaluation full = evaluate(kQrels, kRun, false);
+  const trec::Evaluation trunc = evaluate(kQrels, kTrunc, false);
+  cmp::Options options;
+  options.missing = cmp::Missing::drop;
+  const std::string bytes = cmp::pack(trunc);
+  ndcg::DiagnosticList errors;
+  const std::optional<trec::Evaluation> carried = cmp::unpack(bytes, errors);
+  REQUIRE(carried);
+  CHECK(errors.empty());
+  CHECK(carried->per_query.size() == trunc.per_query.size());
+  const cmp::Comparison here = cmp::compare({"full", "trunc"}, {&full, &trunc}, options);
+  const cmp::Comparison there = cmp::compare({"full", "trunc"}, {&full, &*carried}, options);
+  REQUIRE(here.ok);
+  REQUIRE(there.ok);
+  CHECK(there.queries == here.queries);
+  CHECK(there.values == here.values);
+  REQUIRE(there.pairs.size() == here.pairs.size());
+  for (std::size_t i = 0; i < here.pairs.size(); ++i) {
+    for (std::size_t t = 0; t < here.pairs[i].tests.size(); ++t) {
+      CHECK(there.pairs[i].tests[t].p == here.pairs[i].tests[t].p);
+      CHECK(there.pairs[i].tests[t].p_adjusted == here.pairs[i].tests[t].p_adjusted);
+    }
+  }
+  CHECK(cmp::pack(*carried) == bytes);
+
+  // Whatever the bytes, an error and no evaluation: every length cut short, every byte changed
+  // in turn (where the change makes it unreadable), and bytes that are not a packed evaluation.
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    ndcg::DiagnosticList cut;
+    CHECK_FALSE(cmp::unpack(std::string_view(bytes).substr(0, n), cut));
+    CHECK_FALSE(cut.empty());
+  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string changed = bytes;
+    changed[i] = static_cast<char>(changed[i] ^ 0xff);
+    ndcg::DiagnosticList ignored;
+    const std::optional<trec::Evaluation> e = cmp::unpack(changed, ignored);
+    CHECK((e.has_value() == ignored.empty()));
+    if (i < 9) CHECK_FALSE(e);  // the magic "ndcg-cmp1"
+  }
+  ndcg::DiagnosticList wrong;
+  CHECK_FALSE(cmp::unpack("301 Q0 doc 1 0.5 run\n", wrong));
+  REQUIRE(wrong.finish().size() == 1);
+
+  // An evaluation made with other measures is not compared with one made with these.
+  trec::EvalOptions other;
+  REQUIRE(
+      trec::configure_evaluation(other, {"map", "P.5,10", "ndcg_cut.20", "num_ret"}, {}).empty());
+  const trec::Evaluation twenty = trec::evaluate(read(kQrels), read(kTrunc), other);
+  const cmp::Comparison mixed = cmp::compare({"full", "twenty"}, {&full, &twenty}, options);
+  CHECK_FALSE(mixed.ok);
+}

@@ -176,6 +176,50 @@ test('compareStreams gives compare()\'s numbers, reading each file in chunks, an
   ]);
 });
 
+test('runs evaluated in other instances of the core (evaluateForComparison) compare as runs read in one', async () => {
+  const { createCalculator: another } = await import('../../wasm/index.mjs');
+  const elsewhere = await another();
+  const whole = (path) => () => [read(path)];
+  for (const set of DATA_SETS) {
+    const [first, ...others] = Object.entries(set.runs);
+    // Every run but the first evaluated by the other instance, one request each as a worker would.
+    const evaluated = {};
+    for (const [name, path] of others) {
+      const e = await elsewhere.evaluateForComparison({ qrels: whole(set.qrels), runs: { [name]: whole(path) }, measures: set.measures, options: set.options });
+      assert.equal(e.ok, true, set.name);
+      assert.ok(e.runs[name].packed instanceof Uint8Array && e.runs[name].packed.length > 0);
+      evaluated[name] = e.runs[name];
+    }
+    const mixed = await calc.compareStreams({
+      qrels: whole(set.qrels),
+      runs: { [first[0]]: whole(first[1]), ...evaluated },
+      measures: set.measures,
+      options: set.options,
+    });
+    const direct = compareSet(set);
+    assert.equal(mixed.ok, true, set.name);
+    assert.deepEqual(mixed.pairs, direct.pairs, set.name);
+    assert.deepEqual(mixed.runs, direct.runs, set.name);
+    assert.deepEqual(mixed.perQuery, direct.perQuery, set.name);
+    assert.deepEqual(mixed.warnings, direct.warnings, set.name);
+    // Every run evaluated elsewhere: no qrels needed.
+    const all = await elsewhere.evaluateForComparison({ qrels: whole(set.qrels), runs: Object.fromEntries(Object.entries(set.runs).map(([n, p]) => [n, whole(p)])), measures: set.measures, options: set.options });
+    const fromPacked = await calc.compareStreams({ runs: all.runs, measures: set.measures, options: set.options });
+    assert.deepEqual(fromPacked.pairs, direct.pairs, set.name);
+  }
+  // Evaluated with other measures: an error, not a comparison of unlike columns.
+  const set = DATA_SETS[1];
+  const other = await elsewhere.evaluateForComparison({ qrels: whole(set.qrels), runs: { b: whole(set.runs.b) }, measures: ['P@10', 'AP', 'nDCG@10'] });
+  const unlike = await calc.compareStreams({ qrels: whole(set.qrels), runs: { a: whole(set.runs.a), b: other.runs.b }, measures: set.measures });
+  assert.equal(unlike.ok, false);
+  assert.match(unlike.errors.map((e) => e.message).join('\n'), /different measures/);
+  // Damaged bytes: an error naming what to do, never a crash.
+  const damaged = { ...other.runs.b, packed: other.runs.b.packed.slice(0, 20) };
+  const broken = await calc.compareStreams({ qrels: whole(set.qrels), runs: { a: whole(set.runs.a), b: damaged }, measures: set.measures });
+  assert.equal(broken.ok, false);
+  assert.match(broken.errors.map((e) => e.message).join('\n'), /could not be read .*evaluate it again/);
+});
+
 const cliFiles = (set) => [file(set.qrels), ...Object.values(set.runs).map(file)];
 
 test('ndcg-calc compare: both programs print the same bytes in every format, and JSON holds the API\'s numbers', () => {

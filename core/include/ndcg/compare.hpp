@@ -194,6 +194,16 @@ DiagnosticList configure(trec::EvalOptions& evaluation, Options& options,
                          const std::vector<OptionValue>& evaluation_values,
                          const std::vector<OptionValue>& compare_values);
 
+// A run's evaluation as bytes, to be compared where it was not made: another worker or
+// process evaluates the run with the same measures and options, packs it, and the comparison
+// unpacks it beside its own. Only what compare() reads travels (whether it is ok, the columns,
+// and each query's id and values: no texts, explanations or diagnostics), in a little-endian
+// layout that starts with "ndcg-cmp1". unpack() checks everything it reads: bytes cut short,
+// from another version or not from pack() give nullopt and an error in `errors` (source
+// run), never a crash.
+std::string pack(const trec::Evaluation& evaluation);
+std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& errors);
+
 // Compares the evaluations of runs named `systems` (each made with the same measures and
 // options; with Missing::zero, with average_complete set). Columns whose "all" value is not a
 // mean (counts, num_q, the run's tag, relstring, geometric means) are left out with a warning;
