@@ -69,11 +69,12 @@ self.onmessage = async ({ data }) => {
     resolve?.();
     return;
   }
-  if (data.type !== 'evaluate' && data.type !== 'compare') return;
+  const work = { evaluate, compare, 'evaluate-for-comparison': evaluateForComparison }[data.type];
+  if (work === undefined) return;
   paced = data.paced === true;
   try {
     calculator ??= await loadCalculator(moduleUrl(data.coreSource), inflateWasm(data.coreWasm));
-    const result = data.type === 'compare' ? await compare(data) : await evaluate(data);
+    const result = await work(data);
     self.postMessage({ type: 'done', result });
   } catch (error) {
     self.postMessage({ type: 'failed', message: error?.message ?? String(error) });
@@ -120,22 +121,55 @@ async function evaluate(data) {
   });
 }
 
-/** Several runs against the qrels (data.runs: [{ name, input }], the first the baseline). */
-async function compare(data) {
-  const qrels = await source(data.qrels, 1 << 20);
-  const runs = await Promise.all(data.runs.map(async ({ name, input }) => [name, await source(input, 1 << 18)]));
-  const byName = new Map(runs);
-  const index = new Map(runs.map(([name], i) => [name, i]));
+/**
+ * Reports a comparison's reading: the qrels, and each run by its place among all the runs
+ * compared (`index` of `runs`), which may be shared between several workers.
+ */
+function runProgress(qrels, runs, total) {
   const post = reporter();
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  return ({ file, run, bytes }) => {
+    if (file === 'tests') self.postMessage({ type: 'progress', file, runs: total });
+    else if (file === 'qrels') post({ file }, qrels.done(bytes), qrels.size);
+    else {
+      const r = byName.get(run);
+      post({ file, run, index: r.index, runs: total }, r.source.done(bytes), r.source.size);
+    }
+  };
+}
+
+/** The runs of a message ([{ name, input, index? }]) as sources of chunks. */
+async function runSourcesOf(data) {
+  return Promise.all(data.runs.map(async ({ name, input, index }, i) => ({ name, index: index ?? i, source: await source(input, 1 << 18) })));
+}
+
+/**
+ * Several runs against the qrels (data.runs: [{ name, input } or { name, evaluated }], the first
+ * the baseline): a run `evaluated` by another worker (evaluate-for-comparison) is not read again.
+ */
+async function compare(data) {
+  const toRead = data.runs.filter((r) => r.evaluated === undefined);
+  const qrels = toRead.length > 0 ? await source(data.qrels, 1 << 20) : null;
+  const read = await runSourcesOf({ runs: toRead.map((r) => ({ ...r, index: data.runs.indexOf(r) })) });
+  const chunks = new Map(read.map((r) => [r.name, r.source.chunks]));
   return calculator.compareStreams({
-    qrels: qrels.chunks,
-    runs: new Map(runs.map(([name, run]) => [name, run.chunks])),
+    ...(qrels ? { qrels: qrels.chunks } : {}),
+    runs: new Map(data.runs.map((r) => [r.name, r.evaluated ?? chunks.get(r.name)])),
     measures: data.measures,
     options: data.options,
-    onProgress: ({ file, run, bytes }) => {
-      if (file === 'tests') self.postMessage({ type: 'progress', file, runs: runs.length });
-      else if (file === 'qrels') post({ file }, qrels.done(bytes), qrels.size);
-      else post({ file, run, index: index.get(run), runs: runs.length }, byName.get(run).done(bytes), byName.get(run).size);
-    },
+    onProgress: runProgress(qrels, read, data.runs.length),
+  });
+}
+
+/** Some of a comparison's runs, evaluated here for the worker that compares them (data.runs of data.total). */
+async function evaluateForComparison(data) {
+  const qrels = await source(data.qrels, 1 << 20);
+  const read = await runSourcesOf(data);
+  return calculator.evaluateForComparison({
+    qrels: qrels.chunks,
+    runs: new Map(read.map((r) => [r.name, r.source.chunks])),
+    measures: data.measures,
+    options: data.options,
+    onProgress: runProgress(qrels, read, data.total),
   });
 }

@@ -13,6 +13,9 @@ const STORAGE_KEY = 'ndcg-calculator:trec';
 const EXPLAIN_DISPLAY = displayOf({ decimals: '4', roundLikeSlide: false, discount: 'log2(rank+1)', base: '2', gain: 'linear' });
 
 let worker = null;
+// Workers that evaluate some of a comparison's runs beside `worker`, kept for the next one.
+let helpers = [];
+const primed = new WeakSet();  // workers sent the core's source already
 let job = 0;
 let last = null;  // { result, inputs }
 let sort = { key: 'query', descending: false };
@@ -253,9 +256,15 @@ function showProgress(visible) {
   $('trec-evaluate').disabled = visible;
 }
 
-function cancel() {
+function stopWorkers() {
   worker?.terminate();
   worker = null;
+  for (const h of helpers) h.terminate();
+  helpers = [];
+}
+
+function cancel() {
+  stopWorkers();
   job += 1;
   showProgress(false);
   setStatus('Cancelled. Nothing was evaluated.');
@@ -263,8 +272,7 @@ function cancel() {
 
 /** A worker that failed is not reused: the next evaluation starts a fresh one. */
 function workerFailed(mine, reason) {
-  worker?.terminate();
-  worker = null;
+  stopWorkers();
   showProgress(false);
   return {
     ok: false,
@@ -293,40 +301,122 @@ function showProgressOf(data) {
   label.textContent = `Reading ${what}: ${Math.floor(100 * fraction)}% of ${formatNumber(data.total / 1048576, 1)} MB`;
 }
 
-/** Runs one evaluation in the worker; resolves with its result, or null when cancelled. */
-function run(message) {
-  const mine = ++job;
-  const fresh = worker === null;
-  worker ??= new TrecWorker();
-  showProgress(true);
-  $('trec-progress-bar').value = 0;
-  $('trec-progress-label').textContent = 'Reading qrels…';
+/**
+ * Sends one request to a worker: resolves with its result, or a failure when the worker fails;
+ * stays pending once the job is cancelled or replaced. A new worker gets the core's source with
+ * its first request and keeps its instance for later ones.
+ */
+function ask(target, message, onProgress) {
+  const mine = job;
+  const fresh = !primed.has(target);
+  primed.add(target);
   return new Promise((resolve) => {
-    worker.onmessage = ({ data }) => {
+    target.onmessage = ({ data }) => {
       if (mine !== job) return;
-      if (data.type === 'progress') {
-        showProgressOf(data);
-        return;
-      }
-      if (data.type === 'done') {
-        showProgress(false);
-        resolve(data.result);
-      } else {
-        resolve(workerFailed(mine, data.message));
-      }
+      if (data.type === 'progress') onProgress(data);
+      else if (data.type === 'done') resolve(data.result);
+      else resolve(workerFailed(mine, data.message));
     };
-    worker.onerror = (event) => {
+    target.onerror = (event) => {
       event.preventDefault?.();
       if (mine !== job) return;
       resolve(workerFailed(mine, event.message || 'the worker failed'));
     };
-    worker.onmessageerror = () => {
+    target.onmessageerror = () => {
       if (mine !== job) return;
       resolve(workerFailed(mine, 'a message from the worker could not be read'));
     };
-    // A new worker gets the core's source once; it keeps its instance for later requests.
-    worker.postMessage(fresh ? { ...message, coreSource, coreWasm } : message);
+    target.postMessage(fresh ? { ...message, coreSource, coreWasm } : message);
   });
+}
+
+function startProgress(label) {
+  job += 1;
+  showProgress(true);
+  $('trec-progress-bar').value = 0;
+  $('trec-progress-label').textContent = label;
+}
+
+/** Runs one evaluation in the worker; resolves with its result (pending when cancelled). */
+async function run(message) {
+  startProgress('Reading qrels…');
+  worker ??= new TrecWorker();
+  const result = await ask(worker, message, showProgressOf);
+  showProgress(false);
+  return result;
+}
+
+/** How many workers evaluate a comparison's runs: every core, and one more while the page waits. */
+function lanesFor(runs) {
+  const cores = navigator.hardwareConcurrency || 1;
+  return PACED || cores < 2 ? 1 : Math.min(runs, cores + 1, 8);
+}
+
+/**
+ * A comparison with its runs evaluated by several workers side by side (the largest first, each
+ * to the worker with the fewest bytes so far), then compared by one of them; on one core, or
+ * paced, by one worker as run() does.
+ */
+async function runComparison(message) {
+  const lanes = lanesFor(message.runs.length);
+  if (lanes < 2) return run(message);
+  startProgress(`Reading qrels and ${message.runs.length} runs side by side…`);
+  worker ??= new TrecWorker();
+  while (helpers.length < lanes - 1) helpers.push(new TrecWorker());
+  const workers = [worker, ...helpers.slice(0, lanes - 1)];
+  const sizeOf = (input) => input.size ?? input.length;
+  const shares = workers.map(() => ({ runs: [], bytes: 0 }));
+  const bySize = message.runs.map((r, index) => ({ ...r, index })).sort((x, y) => sizeOf(y.input) - sizeOf(x.input));
+  for (const r of bySize) {
+    const least = shares.reduce((best, share) => (share.bytes < best.bytes ? share : best));
+    least.runs.push(r);
+    least.bytes += sizeOf(r.input);
+  }
+  const progress = sharedProgress(message.runs.map((r) => sizeOf(r.input)));
+  // Every worker's runs, or the first failure (which stops them all).
+  const answers = await new Promise((resolve) => {
+    const busy = workers.filter((w, lane) => shares[lane].runs.length > 0);
+    const got = [];
+    busy.forEach((w, i) => {
+      const lane = workers.indexOf(w);
+      ask(w, { ...message, type: 'evaluate-for-comparison', runs: shares[lane].runs, total: message.runs.length }, (data) => progress(lane, data))
+        .then((answer) => {
+          if (answer.runs === undefined) resolve(answer);
+          got[i] = answer;
+          if (got.filter(Boolean).length === busy.length) resolve(got);
+        });
+    });
+  });
+  if (!Array.isArray(answers)) {
+    showProgress(false);
+    return answers;
+  }
+  const evaluated = Object.assign({}, ...answers.map((a) => a.runs));
+  const result = await ask(worker, {
+    ...message, qrels: '', runs: message.runs.map((r) => ({ name: r.name, evaluated: evaluated[r.name] })),
+  }, showProgressOf);
+  showProgress(false);
+  return result;
+}
+
+/**
+ * The bar while several workers read: the qrels (each worker reads them) are its first tenth,
+ * the runs' bytes the next eight.
+ */
+function sharedProgress(sizes) {
+  const read = sizes.map(() => 0);
+  const qrels = new Map();
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return (lane, data) => {
+    if (data.file === 'qrels') qrels.set(lane, data.total > 0 ? data.bytes / data.total : 1);
+    else if (data.file === 'run') read[data.index] = data.bytes;
+    const runBytes = read.reduce((a, b) => a + b, 0);
+    const qrelsRead = qrels.size === 0 ? 0 : Math.min(...qrels.values());
+    $('trec-progress-bar').value = 0.1 * qrelsRead + (total > 0 ? (0.8 * runBytes) / total : 0);
+    $('trec-progress-label').textContent = runBytes === 0
+      ? 'Reading qrels…'
+      : `Reading ${sizes.length} runs side by side: ${Math.floor((100 * runBytes) / Math.max(total, 1))}% of ${formatNumber(total / 1048576, 1)} MB`;
+  };
 }
 
 function showDiagnostics(result) {
@@ -590,9 +680,9 @@ async function evaluate() {
  * Runs a message in the worker and shows its diagnostics; on errors, hides the results and says
  * `failed` (resolves null then, or when cancelled).
  */
-async function runShown(message, failed) {
+async function runShown(message, failed, via = run) {
   setStatus('');
-  const result = await run(message);
+  const result = await via(message);
   if (!result) return null;
   showDiagnostics(result);
   if (result.ok) return result;
@@ -619,7 +709,7 @@ async function compareRuns(base) {
   }
   const message = { ...base, type: 'compare', run: undefined, runs, options: { ...base.options, ...compareOptions() } };
   const started = performance.now();
-  const result = await runShown(message, 'Not compared');
+  const result = await runShown(message, 'Not compared', runComparison);
   if (!result) return;
   compared = { base, runs, result };
   showResults('cmp-results');
