@@ -16,6 +16,14 @@
 #include "ndcg/options.hpp"
 #include "ndcg/trec.hpp"
 
+// What a file seldom needs (errors, preferences, -Z, the end of a file) is built for size even
+// where the rest of this file is built for speed (the page's core builds it at -O2).
+#if defined(__clang__)
+#define NDCG_COLD __attribute__((cold, minsize))
+#else
+#define NDCG_COLD __attribute__((cold))
+#endif
+
 namespace ndcg::trec {
 namespace {
 
@@ -48,7 +56,7 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
   return count;
 }
 
-std::string megabytes(std::size_t bytes) {
+NDCG_COLD std::string megabytes(std::size_t bytes) {
   return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
                                          : std::to_string(bytes >> 10) + " KB";
 }
@@ -82,7 +90,7 @@ bool split_exactly(std::string_view text, std::uint32_t number, Source source,
 // The first line of a qrels file that has a run's shape (6 fields, numeric rank and score), or
 // the first line of a run with a qrels' shape (4 fields, numeric iteration and grade): the two
 // files were most likely given the other way round. Said once, instead of an error a line.
-bool has_shape_of_other_file(std::string_view text, Source reading) {
+NDCG_COLD bool has_shape_of_other_file(std::string_view text, Source reading) {
   Field f[6];
   bool more = false;
   const std::size_t count = split_blank(text, f, 6, &more);
@@ -110,7 +118,7 @@ std::optional<double> read_score(std::string_view text) {
   return std::nullopt;
 }
 
-void report_swapped(Source reading, std::uint32_t number, DiagnosticList& errors) {
+NDCG_COLD void report_swapped(Source reading, std::uint32_t number, DiagnosticList& errors) {
   errors.add(Diagnostic{
       reading, number, 1,
       reading == Source::qrels
@@ -210,7 +218,7 @@ void QrelsReader::feed(std::string_view chunk) {
   lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
 }
 
-void QrelsReader::finish() {
+NDCG_COLD void QrelsReader::finish() {
   lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
   if (judgments_ == 0 && errors_.empty()) {
     errors_.add(Source::qrels, 0, 0,
@@ -346,7 +354,7 @@ void QrelsReader::check_memory(std::uint32_t number) {
 // get_qrels_prefs.c read them, except that a level must be a number >= 0: atof would read
 // "abc" as 0, and a negative level makes trec_eval read outside its arrays for
 // prefs_avgjg_Rnonrel.
-void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
+NDCG_COLD void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
   const bool prefs = format_ == RelFormat::prefs;
   Field f[5];
   bool split = false;
@@ -387,7 +395,8 @@ void QrelsReader::preference_line(std::string_view text, std::uint32_t number) {
 // refuses or cannot read consistently: a document twice in one subgroup (at two levels
 // trec_eval stops, at one it counts its preferences twice), and, in a group of several
 // subgroups, a document relevant (level > 0) in one and not (0) in another.
-void QrelsReader::check_preferences(const std::string& qid, std::vector<Preference>& prefs) {
+NDCG_COLD void QrelsReader::check_preferences(const std::string& qid,
+                                              std::vector<Preference>& prefs) {
   std::sort(prefs.begin(), prefs.end(), [](const Preference& a, const Preference& b) {
     if (a.group != b.group) return a.group < b.group;
     if (a.subgroup != b.subgroup) return a.subgroup < b.subgroup;
@@ -450,7 +459,7 @@ void RunReader::feed(std::string_view chunk) {
   lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
 }
 
-void RunReader::finish() {
+NDCG_COLD void RunReader::finish() {
   lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
   close_current();
   if (buffer_all_) {
@@ -571,7 +580,7 @@ bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
   return true;
 }
 
-void RunReader::line(std::string_view text, std::uint32_t number) {
+NDCG_COLD void RunReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_) return;
   if (any_line_ && fast_line(text, number)) return;
   // trec_eval skips a run line whose first non-blank character is '#'.
@@ -636,7 +645,7 @@ void RunReader::accept(const Field* f, double score, std::uint32_t column, std::
 // ---------------------------------------------------------------------------------------------
 // -Z: "qid measure mean stddev" lines
 
-std::optional<Zscores> read_zscores(std::string_view text, DiagnosticList& errors) {
+NDCG_COLD std::optional<Zscores> read_zscores(std::string_view text, DiagnosticList& errors) {
   Zscores z;
   LineSplitter lines;
   const std::size_t errors_before = errors.size();
