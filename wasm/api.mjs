@@ -193,6 +193,11 @@ function shapeEvaluation(raw, session, trecText, commandLine) {
   // options.explainAll: every query's table, in trec_eval's query order
   if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shapeExplanation(explanation) }));
   if (raw.working) result.working = raw.working;
+  // options.querySpans: where each query's lines are in each file, to read one query again
+  if (raw.qrelsSpans !== null || raw.runSpans !== null) {
+    const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : spans.queries.split('\n'), starts: spans.starts, ends: spans.ends });
+    result.querySpans = { qrels: shaped(raw.qrelsSpans), run: shaped(raw.runSpans) };
+  }
   if (printed) result.commandLine = printed;
   return result;
 }

@@ -451,6 +451,26 @@ Configured evaluation_configured(const val& measures, const val& options) {
   return c;
 }
 
+// Where each query's lines are (trec.hpp's QuerySpan): { queries (ids joined by '\n', which no
+// id contains), starts, ends (byte offsets, Float64Array) }, or null.
+val spans_to_js(const std::optional<std::vector<ndcg::trec::QuerySpan>>& spans) {
+  if (!spans) return val::null();
+  std::string ids;
+  std::vector<double> starts;
+  std::vector<double> ends;
+  for (const ndcg::trec::QuerySpan& s : *spans) {
+    if (!starts.empty()) ids += '\n';
+    ids += s.qid;
+    starts.push_back(static_cast<double>(s.start));
+    ends.push_back(static_cast<double>(s.end));
+  }
+  val out = val::object();
+  out.set("queries", ids);
+  out.set("starts", copy_to_js(starts));
+  out.set("ends", copy_to_js(ends));
+  return out;
+}
+
 // One TREC evaluation.
 class TrecSession : public FedSession {
  public:
@@ -521,6 +541,8 @@ class TrecSession : public FedSession {
       explanations.set(i, item);
     }
     out.set("explanations", explanations);
+    out.set("qrelsSpans", spans_to_js(e.qrels_spans));
+    out.set("runSpans", spans_to_js(e.run_spans));
     out.set("working", e.working ? working_to_js(*e.working) : val::null());
     return out;
   }

@@ -153,6 +153,20 @@ export interface EvaluateOptions extends Conventions {
   onlyQuery?: string;
   /** The text of a -Z file ("query measure mean stddev" lines): values become z-scores. */
   zscores?: string;
+  /** Also return where each query's lines are in each file (result.querySpans). */
+  querySpans?: boolean;
+}
+
+/**
+ * Where a file's queries are: one span of byte offsets [start, end) per stretch of consecutive
+ * lines of one query, in file order (a query whose lines are apart has several). The bytes of a
+ * query's spans, in order, evaluate that query as the whole file does; line numbers in what
+ * they give count from the first byte read. Null for a file of more than 10^6 stretches.
+ */
+export interface QuerySpans {
+  queries: string[];
+  starts: Float64Array;
+  ends: Float64Array;
 }
 
 /** A TREC measure of the catalogue (trec_eval 10.0's, in its order). */
@@ -357,6 +371,8 @@ export type Evaluation =
       runTag: string;
       /** Values are z-scores (options.zscores). */
       zscores?: boolean;
+      /** options.querySpans: where each query's lines are in the qrels and in the run. */
+      querySpans?: { qrels: QuerySpans | null; run: QuerySpans | null };
       warnings: Diagnostic[];
       trec?: string;
       explanation?: Explanation;

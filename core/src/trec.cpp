@@ -129,6 +129,12 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
     options.explain_all = value == "true";
     return std::nullopt;
   }
+  if (name == "querySpans") {
+    if (value != "true" && value != "false")
+      return error("expected true or false, got " + quote(value));
+    options.query_spans = value == "true";
+    return std::nullopt;
+  }
   if (name == "explainMeasure") {
     options.explain_measure.assign(value);
     return std::nullopt;
@@ -167,7 +173,7 @@ std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view
   return error(
       "unknown option; the options are relevanceLevel, averageComplete, judgedOnly, "
       "maxPerQuery, docsInCollection, onlyQuery, zscores, explainQuery, explainAll, explainCutoff, "
-      "explainMeasure, relInfoFormat, and the "
+      "explainMeasure, querySpans, relInfoFormat, and the "
       "conventions preset, gain, discount, base, ideal, ties, "
       "negativeGains, unjudgedGrade, relevantFrom and ndcgWhenIdcgZero");
 }
@@ -913,6 +919,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
 
 Session::Session(EvalOptions options) : options_(std::move(options)) {
   qrels_.set_format(options_.rel_format);
+  if (options_.query_spans) qrels_.record_spans();
 }
 
 Session::~Session() = default;
@@ -929,6 +936,7 @@ void Session::finish_qrels() {
 void Session::start_run(bool buffer_all) {
   evaluator_ = std::make_unique<Evaluator>(qrels_, options_);
   run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
+  if (options_.query_spans) run_->record_spans();
 }
 
 void Session::feed_run(std::string_view chunk) {
@@ -943,7 +951,12 @@ bool Session::finish_run() {
 }
 
 Evaluation Session::result() {
-  return evaluator_->finish(*run_);
+  Evaluation e = evaluator_->finish(*run_);
+  if (options_.query_spans) {
+    if (const std::vector<QuerySpan>* spans = qrels_.spans()) e.qrels_spans = *spans;
+    if (const std::vector<QuerySpan>* spans = run_->spans()) e.run_spans = *spans;
+  }
+  return e;
 }
 
 void Session::next_run() {

@@ -220,6 +220,7 @@ void QrelsReader::feed(std::string_view chunk) {
 
 NDCG_COLD void QrelsReader::finish() {
   lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  spans_.end(lines_.bytes_fed());
   if (judgments_ == 0 && errors_.empty()) {
     errors_.add(Source::qrels, 0, 0,
                 "the qrels file has no judgments; expected lines 'query iteration docno grade'");
@@ -331,6 +332,7 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
 QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   *created = false;
   if (last_query_ != nullptr && qid == last_qid_) return *last_query_;
+  spans_.begin(qid, lines_.line_start());
   auto [it, inserted] = queries_.try_emplace(std::string(qid));
   *created = inserted;
   last_qid_.assign(qid);
@@ -453,6 +455,24 @@ NDCG_COLD void QrelsReader::check_preferences(const std::string& qid,
 }
 
 // ---------------------------------------------------------------------------------------------
+// SpanRecorder
+
+void SpanRecorder::begin(std::string_view qid, std::uint64_t offset) {
+  if (!on_ || dropped_) return;
+  if (!spans_.empty()) spans_.back().end = offset;
+  if (spans_.size() == kMaxSpans) {
+    dropped_ = true;
+    spans_ = {};
+    return;
+  }
+  spans_.push_back(QuerySpan{std::string(qid), offset, offset});
+}
+
+void SpanRecorder::end(std::uint64_t offset) {
+  if (on_ && !dropped_ && !spans_.empty()) spans_.back().end = offset;
+}
+
+// ---------------------------------------------------------------------------------------------
 // RunReader
 
 void RunReader::feed(std::string_view chunk) {
@@ -461,6 +481,7 @@ void RunReader::feed(std::string_view chunk) {
 
 NDCG_COLD void RunReader::finish() {
   lines_.finish([this](std::string_view text, std::uint32_t n) { line(text, n); });
+  spans_.end(lines_.bytes_fed());
   close_current();
   if (buffer_all_) {
     for (const auto& [qid, run] : buffered_) on_query_(run);
@@ -619,6 +640,7 @@ void RunReader::accept(const Field* f, double score, std::uint32_t column, std::
   // trec_eval's runid is the tag of the last line.
   if (f[5].text != run_tag_) run_tag_.assign(f[5].text);
   if (f[0].text != current_.qid) {
+    spans_.begin(f[0].text, lines_.line_start());
     close_current();
     current_.qid.assign(f[0].text);
     if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;

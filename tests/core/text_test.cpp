@@ -42,6 +42,40 @@ TEST_CASE("a CR at the end of one chunk and LF at the start of the next end one 
         std::vector<std::pair<std::string, std::uint32_t>>{{"a", 1}, {"b", 2}});
 }
 
+TEST_CASE("LineSplitter says where each line starts in the whole text, whatever the chunks") {
+  // A byte order mark, every line end, an empty line, a last line with no end: each line's
+  // offset is where its first byte is.
+  const std::string text =
+      "\xEF\xBB\xBF"
+      "first\r\nsecond\rthird\n\nlast";
+  const std::vector<std::uint64_t> expected = {3, 10, 17, 23, 24};
+  for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+    CAPTURE(chunk);
+    LineSplitter splitter;
+    std::vector<std::uint64_t> starts;
+    const auto on_line = [&](std::string_view line, std::uint32_t) {
+      starts.push_back(splitter.line_start());
+      CHECK(text.substr(splitter.line_start(), line.size()) == line);
+    };
+    for (std::size_t i = 0; i < text.size(); i += chunk) {
+      splitter.feed(std::string_view(text).substr(i, chunk), on_line);
+    }
+    splitter.finish(on_line);
+    CHECK(starts == expected);
+    CHECK(splitter.bytes_fed() == text.size());
+  }
+  // The start of a byte order mark that is not one belongs to the first line, at 0.
+  LineSplitter splitter;
+  std::vector<std::uint64_t> starts;
+  const auto on_line = [&](std::string_view, std::uint32_t) {
+    starts.push_back(splitter.line_start());
+  };
+  splitter.feed("\xEF", on_line);
+  splitter.feed("x\ny", on_line);
+  splitter.finish(on_line);
+  CHECK(starts == std::vector<std::uint64_t>{0, 3});
+}
+
 TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
   CHECK(parse_decimal("3") == 3.0);
   CHECK(parse_decimal("-0.5") == -0.5);

@@ -133,6 +133,64 @@ TEST_CASE("a grouped run is handed over one query at a time") {
   CHECK_FALSE(run.regroup_needed());
 }
 
+TEST_CASE("query spans: reading a query's spans alone evaluates it as the whole files do") {
+  // trec_eval's test files, and the run with its lines shuffled so that its queries are apart
+  // (read twice, and spans of several stretches).
+  const std::string qrels = read_file("trec_eval-10.0/qrels.test");
+  const std::string grouped = read_file("trec_eval-10.0/results.test");
+  std::vector<std::string> lines;
+  std::istringstream in(grouped);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string apart = "# a comment first\n";
+  for (std::size_t i = 0; i < lines.size(); i += 2) apart += lines[i] + "\n";
+  for (std::size_t i = 1; i < lines.size(); i += 2) apart += lines[i] + "\r\n";
+  for (const std::string& run : {grouped, apart}) {
+    EvalOptions options;
+    REQUIRE(configure_evaluation(options, {"map", "ndcg_cut.10", "P.5"}, {{"querySpans", "true"}})
+                .empty());
+    for (const std::size_t chunk : {std::size_t{7}, std::size_t{4096}, run.size()}) {
+      CAPTURE(chunk);
+      Session session(options);
+      for (std::size_t i = 0; i < qrels.size(); i += chunk)
+        session.feed_qrels(qrels.substr(i, chunk));
+      session.finish_qrels();
+      do {
+        for (std::size_t i = 0; i < run.size(); i += chunk) session.feed_run(run.substr(i, chunk));
+      } while (session.finish_run());
+      const Evaluation whole = session.result();
+      REQUIRE(whole.ok);
+      REQUIRE(whole.qrels_spans);
+      REQUIRE(whole.run_spans);
+      // Grouped, a span a query; apart, each query in two stretches (odd lines, even lines).
+      CHECK(whole.run_spans->size() == whole.per_query.size() * (run == grouped ? 1 : 2));
+      for (const QueryValues& q : whole.per_query) {
+        CAPTURE(q.qid);
+        const auto only = [&](const std::string& text, const std::vector<QuerySpan>& spans) {
+          std::string part;
+          for (const QuerySpan& s : spans) {
+            if (s.qid == q.qid) part += text.substr(s.start, s.end - s.start);
+          }
+          return part;
+        };
+        EvalOptions one = options;
+        one.query_spans = false;
+        const Evaluation alone =
+            evaluate(only(qrels, *whole.qrels_spans), only(run, *whole.run_spans), one);
+        REQUIRE(alone.ok);
+        REQUIRE(alone.per_query.size() == 1);
+        CHECK(alone.per_query[0].qid == q.qid);
+        CHECK(alone.per_query[0].values == q.values);
+      }
+    }
+  }
+  // Not asked for: none kept.
+  EvalOptions plain;
+  REQUIRE(configure_evaluation(plain, {"map"}, {}).empty());
+  const Evaluation e = evaluate(qrels, grouped, plain);
+  CHECK_FALSE(e.qrels_spans);
+  CHECK_FALSE(e.run_spans);
+}
+
 TEST_CASE("measure names") {
   EvalOptions o;
   CHECK_FALSE(add_measure(o, "P.5,10"));

@@ -150,6 +150,32 @@ test('the API takes strings, bytes or chunk lists and splits a line across chunk
   assert.throws(() => calc.evaluate({ qrels: 42, run }), /qrels must be/);
 });
 
+test('querySpans: a query read again from its byte spans alone is explained as from the whole files', async () => {
+  const calc = await createCalculator();
+  const qrels = readFileSync(join(TREC, 'basic.qrels'));
+  for (const name of ['basic.run', 'ungrouped.run']) {
+    const run = readFileSync(join(TREC, name));
+    const measures = ['ndcg_cut.10', 'map'];
+    const whole = await calc.evaluateStreams({ qrels: () => [qrels.subarray(0, 7), qrels.subarray(7)], run: () => [run], measures, options: { querySpans: true } });
+    assert.ok(whole.ok);
+    const { querySpans } = whole;
+    assert.equal(querySpans.run.starts.length, querySpans.run.queries.length);
+    assert.ok(querySpans.run.starts instanceof Float64Array);
+    const bytesOf = (bytes, spans, query) => Buffer.concat(spans.queries.flatMap((q, i) => (q === query ? [bytes.subarray(spans.starts[i], spans.ends[i])] : [])));
+    for (const { query } of whole.perQuery) {
+      const full = calc.evaluate({ qrels, run, measures, options: { explainQuery: query } });
+      const alone = calc.evaluate({ qrels: bytesOf(qrels, querySpans.qrels, query), run: bytesOf(run, querySpans.run, query), measures, options: { explainQuery: query } });
+      assert.equal(alone.perQuery.length, 1, `${name}, ${query}`);
+      assert.deepEqual(alone.perQuery[0], whole.perQuery.find((q) => q.query === query));
+      // Diagnostics count lines in what was read: in the spans, not the file.
+      const lineless = (e) => ({ ...e, warnings: e.warnings.map((w) => ({ ...w, line: 0 })) });
+      assert.deepEqual(lineless(alone.explanation), lineless(full.explanation));
+    }
+  }
+  // Not asked for, not given.
+  assert.equal(calc.evaluate({ qrels, run: readFileSync(join(TREC, 'basic.run')) }).querySpans, undefined);
+});
+
 // The two programs share the reading of arguments and the formats (ndcg/cli.hpp): for every
 // kind of request, success or failure, the same stdout, stderr and exit status.
 const SAME_BYTES = [

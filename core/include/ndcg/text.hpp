@@ -23,13 +23,16 @@ class LineSplitter {
   template <class OnLine>
   void feed(std::string_view chunk, OnLine&& on_line) {
     std::size_t start = 0;
+    base_ = fed_;
+    fed_ += chunk.size();
     // The byte order mark may itself arrive split over chunks.
     while (bom_matched_ < kBomDone && start < chunk.size()) {
       if (chunk[start] == kBom[bom_matched_]) {
         ++bom_matched_;
         ++start;
       } else {
-        partial_.append(kBom, bom_matched_);
+        partial_.append(kBom, bom_matched_);  // the text's first bytes: its first line starts at 0
+        partial_start_ = 0;
         bom_matched_ = kBomDone;
       }
     }
@@ -50,7 +53,7 @@ class LineSplitter {
     while (true) {
       const std::size_t end = std::min(next_lf, next_cr);
       if (end == none) break;
-      emit(chunk.substr(start, end - start), on_line);
+      emit(chunk.substr(start, end - start), start, on_line);
       std::size_t last = end;  // the line end's last byte
       if (chunk[end] == '\r') {
         if (end + 1 < chunk.size()) {
@@ -64,7 +67,10 @@ class LineSplitter {
       if (next_lf != none && next_lf < start) next_lf = find('\n', start);
       if (next_cr != none && next_cr < start) next_cr = find('\r', start);
     }
-    if (start < chunk.size()) partial_.append(chunk.substr(start));
+    if (start < chunk.size()) {
+      if (partial_.empty()) partial_start_ = base_ + start;
+      partial_.append(chunk.substr(start));
+    }
   }
 
   // Emits the last line if the text did not end with a line break.
@@ -77,18 +83,26 @@ class LineSplitter {
     if (!partial_.empty()) {
       std::string last;
       last.swap(partial_);
+      line_start_ = partial_start_;
       on_line(std::string_view(last), ++line_number_);
     }
   }
 
   std::uint32_t lines_emitted() const { return line_number_; }
+  // While a line is handed over: the byte offset of its first byte in the whole text (a byte
+  // order mark counts, as the bytes of a file do).
+  std::uint64_t line_start() const { return line_start_; }
+  // The bytes fed so far.
+  std::uint64_t bytes_fed() const { return fed_; }
 
  private:
   template <class OnLine>
-  void emit(std::string_view piece, OnLine& on_line) {
+  void emit(std::string_view piece, std::size_t start, OnLine& on_line) {
     if (partial_.empty()) {
+      line_start_ = base_ + start;
       on_line(piece, ++line_number_);
     } else {
+      line_start_ = partial_start_;
       partial_.append(piece);
       std::string line;
       line.swap(partial_);
@@ -100,6 +114,10 @@ class LineSplitter {
   static constexpr std::size_t kBomDone = 3;
 
   std::string partial_;
+  std::uint64_t fed_ = 0;            // bytes fed before and with the current chunk
+  std::uint64_t base_ = 0;           // offset of the current chunk's first byte
+  std::uint64_t partial_start_ = 0;  // offset of partial_'s first byte
+  std::uint64_t line_start_ = 0;
   std::uint32_t line_number_ = 0;
   std::size_t bom_matched_ = 0;
   bool pending_cr_ = false;

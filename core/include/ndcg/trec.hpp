@@ -133,6 +133,34 @@ inline constexpr std::size_t kQrelsMemoryLimit = 512u << 20;
 inline constexpr std::size_t kRunMemoryLimit = 256u << 20;
 inline constexpr std::size_t kResultsMemoryLimit = 256u << 20;
 
+// Where a query's lines lie in a file, as byte offsets [start, end): the readers keep one span
+// per stretch of consecutive lines of one query, in file order (a query whose lines are apart
+// has several), when asked to (record_spans). Reading only a query's spans, in order, gives its
+// lines and any comment or blank lines among them, so that one query can be evaluated again
+// without reading the whole file. A file with more than kMaxSpans stretches keeps none.
+struct QuerySpan {
+  std::string qid;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+};
+inline constexpr std::size_t kMaxSpans = 1'000'000;
+
+class SpanRecorder {
+ public:
+  void enable() { on_ = true; }
+  bool enabled() const { return on_; }
+  // A line of `qid` starts at `offset`, after a line of another query (or none).
+  void begin(std::string_view qid, std::uint64_t offset);
+  void end(std::uint64_t offset);  // the file ends
+  // The spans, or nullptr when not asked for or given up.
+  const std::vector<QuerySpan>* spans() const { return on_ && !dropped_ ? &spans_ : nullptr; }
+
+ private:
+  std::vector<QuerySpan> spans_;
+  bool on_ = false;
+  bool dropped_ = false;
+};
+
 // Reads "qid iter docno grade" lines (or another RelFormat) in chunks of any size. Errors
 // (located, source qrels): a wrong field count, a grade that is not a whole number (or does not
 // fit 64 bits), a control character, a docno over kMaxDocIdBytes, a document judged twice for a
@@ -146,6 +174,9 @@ class QrelsReader {
 
   // What the file holds (trec_eval's -R); set before the first feed.
   void set_format(RelFormat format) { format_ = format; }
+  // Keep where each query's lines are (QuerySpan); set before the first feed.
+  void record_spans() { spans_.enable(); }
+  const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
   RelFormat format() const { return format_; }
 
   void feed(std::string_view chunk);
@@ -166,6 +197,7 @@ class QrelsReader {
   QueryQrels& query_of(std::string_view qid, bool* created);
 
   LineSplitter lines_;
+  SpanRecorder spans_;
   RelFormat format_ = RelFormat::qrels;
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
@@ -221,6 +253,9 @@ class RunReader {
   void finish();
 
   bool regroup_needed() const { return regroup_needed_; }
+  // Keep where each query's lines are (QuerySpan); set before the first feed.
+  void record_spans() { spans_.enable(); }
+  const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
   const DiagnosticList& errors() const { return errors_; }
   const std::string& run_tag() const { return run_tag_; }
   std::uint64_t lines_read() const { return lines_.lines_emitted(); }
@@ -234,6 +269,7 @@ class RunReader {
   OnQuery on_query_;
   bool buffer_all_;
   LineSplitter lines_;
+  SpanRecorder spans_;
   QueryRun current_;
   std::map<std::string, QueryRun> buffered_;
   // The ids of the queries handed over, as 64-bit hashes in an open-addressed table: a query id
@@ -359,6 +395,7 @@ struct EvalOptions {
   // Empty: trec_eval's "official" measures, or the set of the relevance format (qrels_jg,
   // prefs) when it is not qrels.
   std::vector<Measure> measures;
+  bool query_spans = false;         // keep where each query's lines are in both files
   std::string explain_query;        // also explain this query step by step (ndcg's conventions)
   bool explain_all = false;         // explain every query so (-D N without a query id)
   std::string explain_measure;      // and give the working of this column for it ("map", "P_10")
@@ -387,6 +424,7 @@ struct EvalOptions {
 //   zscores           the text of a -Z file ("" for none)
 //   explainQuery      a query id, or "" for none
 //   explainAll        "true" | "false": explain every query evaluated (a trace, as -D N)
+//   querySpans        "true" | "false": keep where each query's lines are (Evaluation's spans)
 //   explainCutoff     the explanation's cut-off k: a whole number >= 0 (0: the whole ranking)
 //   explainMeasure    a column ("map", "P_10", "ERR@20") whose working to give for explainQuery
 //   preset and the convention options of explain.hpp (not k, idealDepth, rankingNumbers or
@@ -456,6 +494,10 @@ struct Evaluation {
   std::optional<Working> working;
   // With EvalOptions::explain_all, every query's table, in trec_eval's query order.
   std::vector<std::pair<std::string, Explanation>> explanations;
+  // With EvalOptions::query_spans, where each query's lines are in the qrels and the run (none
+  // when a file had too many stretches to keep, see QuerySpan).
+  std::optional<std::vector<QuerySpan>> qrels_spans;
+  std::optional<std::vector<QuerySpan>> run_spans;
   std::vector<Diagnostic> errors;
   std::vector<Diagnostic> warnings;
 };
