@@ -55,6 +55,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: Number.MAX_SAFE_INTEGER,
+    // Compressing the core takes most of the build, by design (see PACKED): not worth a warning.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   plugins: [
     corePacked,

@@ -90,7 +90,16 @@ async function source(input, chunkSize) {
   const gzipped = await isGzip(input);
   let compressed = 0;
   const chunks = chunksOf(input, chunkSize, gzipped, (bytes) => { compressed = bytes; });
-  return { chunks, size, done: (fed) => (gzipped ? Math.min(compressed, size) : fed) };
+  return { chunks, size, gzipped, done: (fed) => (gzipped ? Math.min(compressed, size) : fed) };
+}
+
+/**
+ * Only the byte spans [[start, end], ...] of a file or a pasted text (its UTF-8 bytes, which is
+ * what the core counted): one query's lines, found by an earlier evaluation's querySpans.
+ */
+function spansOf(input, spans) {
+  const whole = typeof input === 'string' ? new Blob([input]) : input;
+  return new Blob(spans.map(([start, end]) => whole.slice(start, end)));
 }
 
 /** A progress reporter posting at most every 50 ms (every step when paced) and at each file's end. */
@@ -104,21 +113,32 @@ function reporter() {
   };
 }
 
+/**
+ * One evaluation; with data.spans ({ qrels, run } byte spans of one query, for explaining it),
+ * only those bytes of each file are read. A whole evaluation also says where each query's
+ * lines are (querySpans), except in a gzipped file, whose offsets cannot be sliced.
+ */
 async function evaluate(data) {
-  const qrels = await source(data.qrels, 1 << 20);
-  const run = await source(data.run, 1 << 18);
+  const { spans } = data;
+  const qrels = await source(spans ? spansOf(data.qrels, spans.qrels) : data.qrels, 1 << 20);
+  const run = await source(spans ? spansOf(data.run, spans.run) : data.run, 1 << 18);
   const inputs = { qrels, run };
   const post = reporter();
-  return calculator.evaluateStreams({
+  const result = await calculator.evaluateStreams({
     qrels: qrels.chunks,
     run: run.chunks,
     measures: data.measures,
-    options: data.options,
+    options: spans ? data.options : { ...data.options, querySpans: true },
     explainQuery: data.explainQuery ?? '',
     explainCutoff: data.explainCutoff ?? 0,
     explainMeasure: data.explainMeasure ?? '',
     onProgress: ({ file, bytes }) => post({ file }, inputs[file].done(bytes), inputs[file].size),
   });
+  if (result.querySpans) {
+    if (qrels.gzipped) result.querySpans.qrels = null;
+    if (run.gzipped) result.querySpans.run = null;
+  }
+  return result;
 }
 
 /**

@@ -607,12 +607,28 @@ function renderWorking(working) {
       ...r.values.map((v) => el('td', { className: 'num' }, number(v)))))));
 }
 
+/**
+ * One query's byte spans in both files, from an evaluation's querySpans: reading them alone
+ * explains the query without reading the rest. Undefined when a file has none to give (gzipped,
+ * too many stretches) or the query has no lines in one of them (a qrels query the run lacks,
+ * under -c): the whole files are read then.
+ */
+function querySpansOf(querySpans, query) {
+  if (!querySpans?.qrels || !querySpans?.run) return undefined;
+  const pick = ({ queries, starts, ends }) => queries.flatMap((q, i) => (q === query ? [[starts[i], ends[i]]] : []));
+  const spans = { qrels: pick(querySpans.qrels), run: pick(querySpans.run) };
+  return spans.qrels.length > 0 && spans.run.length > 0 ? spans : undefined;
+}
+
 async function explainQuery(query) {
   if (!last) return;
   const column = explainedColumn(last.result);
   // A measure other than NDCG: the core gives its own working (result.working) too.
   const ownWorking = !/^ndcg/.test(column.name);
-  const result = await run({ ...last.message, explainQuery: query, explainCutoff: column.cutoff, ...(ownWorking ? { explainMeasure: column.name } : {}) });
+  const spans = querySpansOf(last.result.querySpans, query);
+  const result = await run({
+    ...last.message, explainQuery: query, explainCutoff: column.cutoff, ...(ownWorking ? { explainMeasure: column.name } : {}), ...(spans ? { spans } : {}),
+  });
   if (!result) return;
   const panel = $('trec-explain');
   if (!result.ok || !result.explanation) {

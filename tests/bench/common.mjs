@@ -86,7 +86,7 @@ export async function openBuiltPage(search = '') {
   const tab = await browser.newPage();
   await tab.goto(`${pathToFileURL(resolve('dist/ndcg-calculator.html')).href}${search}`);
   await tab.waitForSelector('body[data-ready="true"]');
-  const measure = async (act, done) => {
+  const measure = async (act, done, arg = null) => {
     await tab.evaluate(() => {
       window.benchFrames = { worst: 0, last: performance.now(), on: true };
       const tick = (now) => {
@@ -99,7 +99,7 @@ export async function openBuiltPage(search = '') {
     });
     const started = Date.now();
     await act();
-    await tab.waitForFunction(done, null, { timeout: 600000, polling: 50 });
+    await tab.waitForFunction(done, arg, { timeout: 600000, polling: 50 });
     const seconds = (Date.now() - started) / 1000;
     const worstFrameMs = await tab.evaluate(() => { window.benchFrames.on = false; return window.benchFrames.worst; });
     return { seconds, worstFrameMs };

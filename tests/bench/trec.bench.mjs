@@ -24,13 +24,20 @@ function onPath(name) {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
+/**
+ * The page evaluating the run, then explaining one query of it (the last one its table lists):
+ * from the click to the query's step table shown, which reads only that query's bytes.
+ */
 async function pageRun(files) {
   const { browser, tab, measure } = await openBuiltPage('?mode=trec');
   await tab.setInputFiles('#qrels-file', files.qrels);
   const result = await measure(() => tab.setInputFiles('#run-file', files.run), () => !document.getElementById('trec-results').hidden ||
     document.getElementById('trec-status').textContent.startsWith('Not'));
+  const query = await tab.$$eval('button[data-query]', (buttons) => buttons[buttons.length - 1].dataset.query);
+  const explained = await measure(() => tab.click(`button[data-query="${query}"]`), (q) => !document.getElementById('trec-explain').hidden &&
+    document.getElementById('trec-explain-heading').textContent.startsWith(`Query ${q}:`), query);
   await browser.close();
-  return result;
+  return { ...result, explainSeconds: explained.seconds, explainFrameMs: explained.worstFrameMs };
 }
 
 const trecEval = process.env.TREC_EVAL ?? onPath('trec_eval');
@@ -63,7 +70,7 @@ for (const queries of SIZES) {
   const page = [];
   for (let i = 0; i < RUNS; i++) page.push(await pageRun(files));
   rows.push({ queries, megabytes, name: 'page, TREC tab (Chromium, worker)', times: page.map((p) => p.seconds), peaks: [], same: null,
-    note: `slowest frame ${range(page.map((p) => p.worstFrameMs), 0)} ms` });
+    note: `slowest frame ${range(page.map((p) => p.worstFrameMs), 0)} ms; explaining one query ${range(page.map((p) => p.explainSeconds * 1000), 0)} ms (slowest frame ${range(page.map((p) => p.explainFrameMs), 0)} ms)` });
   for (const row of rows.filter((r) => r.queries === queries)) {
     // Each run's time against trec_eval's in the same position: the spread of the ratio.
     row.ratio = reference.times ? row.times.map((t, i) => reference.times[i] / t) : null;

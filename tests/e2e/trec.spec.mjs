@@ -235,6 +235,32 @@ test.describe('9. the TREC tab', () => {
   });
 });
 
+test('a query is explained from its own lines alone, in a run whose queries are apart and in a gzipped one', async ({ page }) => {
+  // The worker reads only the query's byte spans once the files have been evaluated; a gzipped
+  // file has no spans to give and is read whole. Either way the drill-down shows the table's value.
+  const { gzipSync } = await import('node:zlib');
+  const { readFileSync } = await import('node:fs');
+  const runs = [
+    { name: 'ungrouped.run', mimeType: 'text/plain', buffer: readFileSync(`${TREC}/ungrouped.run`) },
+    { name: 'ungrouped.run.gz', mimeType: 'application/gzip', buffer: gzipSync(readFileSync(`${TREC}/ungrouped.run`)) },
+  ];
+  for (const run of runs) {
+    await openTrec(page);
+    await page.fill('#trec-measures', 'ndcg_cut.5 map');
+    await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
+    await page.setInputFiles('#run-file', run);
+    await expect(page.locator('#trec-results')).toBeVisible();
+    for (const query of ['101', '102']) {
+      const row = page.locator('#trec-queries tbody tr').filter({ has: page.locator(`button[data-query="${query}"]`) });
+      const value = await row.locator('td').first().innerText();
+      await page.click(`button[data-query="${query}"]`);
+      await expect(page.locator('#trec-explain-heading'), run.name).toHaveText(`Query ${query}: ndcg_cut_5 = ${value}`);
+      await expect(page.locator('#trec-ndcg-at-k'), run.name).toHaveText(value);
+      await page.click('#trec-back');
+    }
+  }
+});
+
 test.describe('10. the histogram at phone width', () => {
   test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
   test('its labels keep their size and the page does not scroll sideways', async ({ page }) => {
