@@ -157,6 +157,16 @@ function sessionArguments({ measures = [], options = {}, explainQuery, explainCu
   return [measures.map(wellFormed), text];
 }
 
+/**
+ * options.querySpans: where each query's lines are in each file, to read one query again:
+ * { qrels, run }, each { queries, starts, ends } or null; undefined when not asked for.
+ */
+function shapeSpans({ qrelsSpans, runSpans }) {
+  if (qrelsSpans === null && runSpans === null) return undefined;
+  const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : spans.queries.split('\n'), starts: spans.starts, ends: spans.ends });
+  return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
+}
+
 function shapeEvaluation(raw, session, trecText, commandLine) {
   // What ndcg-calc prints for this result, formatted by the core (ndcg/cli.hpp).
   const printed = commandLine
@@ -193,11 +203,8 @@ function shapeEvaluation(raw, session, trecText, commandLine) {
   // options.explainAll: every query's table, in trec_eval's query order
   if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shapeExplanation(explanation) }));
   if (raw.working) result.working = raw.working;
-  // options.querySpans: where each query's lines are in each file, to read one query again
-  if (raw.qrelsSpans !== null || raw.runSpans !== null) {
-    const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : spans.queries.split('\n'), starts: spans.starts, ends: spans.ends });
-    result.querySpans = { qrels: shaped(raw.qrelsSpans), run: shaped(raw.runSpans) };
-  }
+  const querySpans = shapeSpans(raw);
+  if (querySpans) result.querySpans = querySpans;
   if (printed) result.commandLine = printed;
   return result;
 }
@@ -381,8 +388,12 @@ export function makeCalculator(firstCore, { restart } = {}) {
         do {
           await read('run', String(name), run, feedRun);
         } while (session.finishRun());
-        const result = session.endRun(String(name));
-        if (evaluateOnly) result.packed = session.packLastRun();
+        const { qrelsSpans, runSpans, ...result } = session.endRun(String(name));
+        if (evaluateOnly) {
+          result.packed = session.packLastRun();
+          const querySpans = shapeSpans({ qrelsSpans, runSpans });
+          if (querySpans) result.querySpans = querySpans;
+        }
         results.push(result);
       }
       reading = null;

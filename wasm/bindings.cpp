@@ -593,6 +593,8 @@ class CompareSession : public FedSession {
     out.set("errors", diagnostics_to_js(e.errors));
     out.set("warnings", diagnostics_to_js(e.warnings));
     out.set("runTag", e.run_tag);
+    out.set("qrelsSpans", spans_to_js(e.qrels_spans));
+    out.set("runSpans", spans_to_js(e.run_spans));
     return out;
   }
 

@@ -273,6 +273,8 @@ export interface EvaluatedRun {
   runTag: string;
   /** Its per-query values as bytes (ndcg/compare.hpp's pack), transferable between workers. */
   packed: Uint8Array;
+  /** options.querySpans: where each query's lines are in the qrels and in this run. */
+  querySpans?: { qrels: QuerySpans | null; run: QuerySpans | null };
 }
 
 export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'runs'> {

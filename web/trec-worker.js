@@ -185,11 +185,18 @@ async function compare(data) {
 async function evaluateForComparison(data) {
   const qrels = await source(data.qrels, 1 << 20);
   const read = await runSourcesOf(data);
-  return calculator.evaluateForComparison({
+  const result = await calculator.evaluateForComparison({
     qrels: qrels.chunks,
     runs: new Map(read.map((r) => [r.name, r.source.chunks])),
     measures: data.measures,
-    options: data.options,
+    // Where each query is, for explaining one query of a run later (see evaluate()).
+    options: { ...data.options, querySpans: true },
     onProgress: runProgress(qrels, read, data.total),
   });
+  for (const r of read) {
+    const spans = result.runs?.[r.name]?.querySpans;
+    if (spans && qrels.gzipped) spans.qrels = null;
+    if (spans && r.source.gzipped) spans.run = null;
+  }
+  return result;
 }

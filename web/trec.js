@@ -393,9 +393,11 @@ async function runComparison(message) {
   }
   const evaluated = Object.assign({}, ...answers.map((a) => a.runs));
   const result = await ask(worker, {
-    ...message, qrels: '', runs: message.runs.map((r) => ({ name: r.name, evaluated: evaluated[r.name] })),
+    ...message, qrels: '', runs: message.runs.map((r) => ({ name: r.name, evaluated: { ...evaluated[r.name], querySpans: undefined } })),
   }, showProgressOf);
   showProgress(false);
+  // Where each run's queries are, for explaining a query of two runs side by side.
+  if (result?.ok) result.querySpans = Object.fromEntries(message.runs.map((r) => [r.name, evaluated[r.name]?.querySpans]));
   return result;
 }
 
@@ -746,7 +748,8 @@ async function explainPair(query, { a, b, measure }) {
   const cutoff = Number(/_(\d+)$/.exec(measure)?.[1] ?? 0);
   const explanations = [];
   for (const name of [a, b]) {
-    const explained = await run({ ...base, run: runs.find((r) => r.name === name).input, explainQuery: query, explainCutoff: cutoff });
+    const spans = querySpansOf(result.querySpans?.[name], query);
+    const explained = await run({ ...base, run: runs.find((r) => r.name === name).input, explainQuery: query, explainCutoff: cutoff, ...(spans ? { spans } : {}) });
     if (!explained) return;
     if (!explained.ok) {
       showDiagnostics(explained);

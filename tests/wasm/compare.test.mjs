@@ -207,8 +207,14 @@ test('runs evaluated in other instances of the core (evaluateForComparison) comp
     const fromPacked = await calc.compareStreams({ runs: all.runs, measures: set.measures, options: set.options });
     assert.deepEqual(fromPacked.pairs, direct.pairs, set.name);
   }
-  // Evaluated with other measures: an error, not a comparison of unlike columns.
+  // Asked for, each run evaluated says where its queries are (to explain one of them later).
   const set = DATA_SETS[1];
+  const spanned = await elsewhere.evaluateForComparison({ qrels: whole(set.qrels), runs: { a: whole(set.runs.a) }, measures: set.measures, options: { querySpans: true } });
+  const { querySpans } = spanned.runs.a;
+  assert.equal(new Set(querySpans.run.queries).size, 25);
+  assert.equal(querySpans.run.ends.at(-1), read(set.runs.a).length);
+  assert.ok(querySpans.qrels.queries.length >= 25);
+  // Evaluated with other measures: an error, not a comparison of unlike columns.
   const other = await elsewhere.evaluateForComparison({ qrels: whole(set.qrels), runs: { b: whole(set.runs.b) }, measures: ['P@10', 'AP', 'nDCG@10'] });
   const unlike = await calc.compareStreams({ qrels: whole(set.qrels), runs: { a: whole(set.runs.a), b: other.runs.b }, measures: set.measures });
   assert.equal(unlike.ok, false);
