@@ -608,17 +608,25 @@ class CompareSession : public FedSession {
   }
 
   // A run evaluated in another instance and packed there, written into chunkBuffer(size): kept
-  // as `name`, as endRun keeps a run read here; { ok, errors }.
+  // as `name`, as endRun keeps a run read here; { ok, errors, warnings, runTag } as endRun's, or
+  // the error of bytes that cannot be read.
   val addPackedRun(const std::string& name, std::size_t size) {
     ndcg::DiagnosticList errors;
     std::optional<ndcg::trec::Evaluation> e = ndcg::compare::unpack(buffered(size), errors);
     val out = val::object();
-    out.set("ok", e.has_value());
-    out.set("errors", diagnostics_to_js(errors.finish()));
-    if (e) {
-      evaluations_.push_back(std::move(*e));
-      names_.push_back(name);
+    if (!e) {
+      out.set("ok", false);
+      out.set("errors", diagnostics_to_js(errors.finish()));
+      out.set("warnings", val::array());
+      out.set("runTag", std::string());
+      return out;
     }
+    out.set("ok", e->ok);
+    out.set("errors", diagnostics_to_js(e->errors));
+    out.set("warnings", diagnostics_to_js(e->warnings));
+    out.set("runTag", e->run_tag);
+    evaluations_.push_back(std::move(*e));
+    names_.push_back(name);
     return out;
   }
 

@@ -643,6 +643,16 @@ std::string pack(const trec::Evaluation& evaluation) {
       p.number(c < q.values.size() ? q.values[c] : 0.0);
     }
   }
+  for (const std::vector<Diagnostic>* list : {&evaluation.errors, &evaluation.warnings}) {
+    p.number(static_cast<std::uint32_t>(list->size()));
+    for (const Diagnostic& d : *list) {
+      p.number(static_cast<std::uint8_t>(d.source));
+      p.number(d.line);
+      p.number(d.column);
+      p.text(d.message);
+      p.text(d.code);
+    }
+  }
   return p.take();
 }
 
@@ -684,6 +694,24 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
     v.values.reserve(columns);
     for (std::uint32_t c = 0; c < columns; ++c) v.values.push_back(u.number<double>());
     e.per_query.push_back(std::move(v));
+  }
+  // Its diagnostics, said where the comparison is reported. A code is one the core gives.
+  constexpr std::string_view kCodes[] = {"files-swapped", "judgments-unmatched"};
+  for (std::vector<Diagnostic>* list : {&e.errors, &e.warnings}) {
+    const auto count = u.number<std::uint32_t>();
+    if (!u.ok() || count > u.left() / 17) return fail("its diagnostics are cut short");
+    for (std::uint32_t i = 0; i < count && u.ok(); ++i) {
+      Diagnostic d;
+      d.source = u.choice(Source::working);
+      d.line = u.number<std::uint32_t>();
+      d.column = u.number<std::uint32_t>();
+      d.message = u.text();
+      const std::string code = u.text();
+      for (std::string_view known : kCodes) {
+        if (code == known) d.code = known;
+      }
+      list->push_back(std::move(d));
+    }
   }
   if (!u.ok() || !u.at_end()) return fail("its length does not match its contents");
   for (std::size_t q = 1; q < e.per_query.size(); ++q) {

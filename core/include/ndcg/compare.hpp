@@ -196,8 +196,9 @@ DiagnosticList configure(trec::EvalOptions& evaluation, Options& options,
 
 // A run's evaluation as bytes, to be compared where it was not made: another worker or
 // process evaluates the run with the same measures and options, packs it, and the comparison
-// unpacks it beside its own. Only what compare() reads travels (whether it is ok, the columns,
-// and each query's id and values: no texts, explanations or diagnostics), in a little-endian
+// unpacks it beside its own. What compare() and its reports read travels (whether it is ok, the
+// run's tag, the columns, each query's id and values, the errors and warnings; no texts or
+// explanations), in a little-endian
 // layout that starts with "ndcg-cmp1". unpack() checks everything it reads: bytes cut short,
 // from another version or not from pack() give nullopt and an error in `errors` (source
 // run), never a crash.
