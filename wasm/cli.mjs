@@ -1,24 +1,12 @@
 #!/usr/bin/env node
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
-import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
-import { mkdtemp, stat } from 'node:fs/promises';
-import { once } from 'node:events';
-import { Readable } from 'node:stream';
-import { tmpdir } from 'node:os';
-import { createGunzip } from 'node:zlib';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
+import { UsageError, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
 import { createCalculator } from './index.mjs';
-
-/** A file that cannot be read as named: exit 2, as for a bad flag. */
-class UsageError extends Error {}
-
-async function sizeOf(path) {
-  if (path === '-') return 0;
-  const info = await stat(path);
-  return info.isFile() ? info.size : 0;
-}
 
 /** Progress on stderr: one updating line on a terminal, a line per 10 % otherwise. */
 function progressReporter(sizes) {
@@ -32,93 +20,6 @@ function progressReporter(sizes) {
     const text = `ndcg-calc: reading ${file}: ${percent >= 0 ? `${percent}% of ` : ''}${(total || bytes) >> 20} MB`;
     process.stderr.write(process.stderr.isTTY ? `\r${text}\x1b[K` : `${text}\n`);
   };
-}
-
-const CHUNK = 1 << 20;
-const spoolDirectories = [];
-
-/**
- * Chunks of a stream that can be read only once (stdin, a pipe, /dev/fd/N), copied to a
- * temporary file as they pass, so that a second reading (a run not grouped by query) comes from
- * there. Memory holds one chunk, as for a file read by path.
- */
-async function spooled(stream) {
-  const directory = await mkdtemp(join(tmpdir(), 'ndcg-calc-'));
-  spoolDirectories.push(directory);
-  const copy = join(directory, 'input');
-  let first = true;
-  return () => {
-    if (!first) return createReadStream(copy, { highWaterMark: CHUNK });
-    first = false;
-    return (async function* tee() {
-      const out = createWriteStream(copy);
-      try {
-        for await (const chunk of stream) {
-          if (!out.write(chunk)) await once(out, 'drain');
-          yield chunk;
-        }
-      } finally {
-        out.end();
-        await once(out, 'close');
-      }
-    })();
-  };
-}
-
-/**
- * The chunks of `chunks`, inflated when they start with gzip's magic bytes (1f 8b): TREC runs
- * and qrels often travel compressed.
- */
-async function* gunzipIfNeeded(chunks) {
-  const iterator = chunks[Symbol.asyncIterator]();
-  // The first two bytes, which may come in more than one chunk.
-  let head = Buffer.alloc(0);
-  while (head.length < 2) {
-    const next = await iterator.next();
-    if (next.done) break;
-    head = Buffer.concat([head, Buffer.from(next.value)]);
-  }
-  const all = async function* all() {
-    if (head.length > 0) yield head;
-    for (let item = await iterator.next(); !item.done; item = await iterator.next()) yield item.value;
-  };
-  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
-    yield* all();
-    return;
-  }
-  const source = Readable.from(all());
-  const gunzip = createGunzip({ chunkSize: CHUNK });
-  source.on('error', (error) => gunzip.destroy(error));
-  source.pipe(gunzip);
-  yield* gunzip;
-}
-
-/** A function returning a fresh iterable of the file's chunks, inflated if gzipped. */
-async function opener(path) {
-  const open = await rawOpener(path);
-  return () => gunzipIfNeeded(open());
-}
-
-/** Any readable path works; what can be read only once is spooled for a second reading. */
-async function rawOpener(path) {
-  if (path === '-') return spooled(process.stdin);
-  let info;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  }
-  if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
-  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
-  return () => createReadStream(path, { highWaterMark: CHUNK });
-}
-
-/** A whole small file (-Z), as text; gzipped or not. */
-async function readWhole(path) {
-  const open = await opener(path);
-  const parts = [];
-  for await (const chunk of open()) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts).toString('utf8');
 }
 
 async function main(argv) {
@@ -171,7 +72,48 @@ async function main(argv) {
   return result.commandLine.status;
 }
 
-/** ndcg-calc compare QRELS RUN_A RUN_B [RUN...]: the qrels read once, each run in turn. */
+/**
+ * A comparison's runs evaluated by threads side by side (wasm/compare-worker.mjs): one per core
+ * and one more while this one waits, the largest run first to the thread with the fewest bytes.
+ * Resolves a Map of run name → evaluated run, or null when the runs are best read here: fewer
+ * than two runs or cores, a file that only this thread can read (stdin, a pipe), or any error
+ * (then the reading here reports it, as it reports every error).
+ */
+async function evaluateInThreads(args, onProgress) {
+  const [qrelsPath, ...runPaths] = args.files;
+  const lanes = Math.min(runPaths.length, availableParallelism() + 1);
+  if (lanes < 2 || availableParallelism() < 2) return null;
+  for (const path of args.files) {
+    if (!(await isRegularFile(path))) return null;
+  }
+  const shares = Array.from({ length: lanes }, () => ({ runs: [], bytes: 0 }));
+  const runs = await Promise.all(runPaths.map(async (path, i) => ({ name: args.runNames[i], path, size: await sizeOf(path) })));
+  for (const run of [...runs].sort((x, y) => y.size - x.size)) {
+    const least = shares.reduce((best, share) => (share.bytes < best.bytes ? share : best));
+    least.runs.push({ name: run.name, path: run.path });
+    least.bytes += run.size;
+  }
+  const options = Object.fromEntries([...args.options, ...args.compareOptions]);
+  const results = await Promise.all(shares.filter((share) => share.runs.length > 0).map((share) => new Promise((resolve) => {
+    const worker = new Worker(new URL('./compare-worker.mjs', import.meta.url), {
+      workerData: { qrelsPath, runs: share.runs, measures: args.measures, options },
+    });
+    worker.on('message', (message) => {
+      if (message.type === 'progress') onProgress?.(message.progress);
+      else resolve(message.result);
+    });
+    worker.on('error', () => resolve(null));
+    worker.on('exit', () => resolve(null));
+  })));
+  if (!results.every((r) => r?.runs !== undefined)) return null;
+  return new Map(results.flatMap((r) => Object.entries(r.runs)));
+}
+
+/**
+ * ndcg-calc compare QRELS RUN_A RUN_B [RUN...]: the runs evaluated side by side by threads when
+ * they can be (evaluateInThreads), else here, the qrels read once and each run in turn; the
+ * comparison and its report are made here either way.
+ */
 async function compare(calc, args, argv) {
   if (args.help) {
     process.stdout.write(args.helpText);
@@ -193,10 +135,11 @@ async function compare(calc, args, argv) {
     const report = progressReporter(sizes);
     onProgress = ({ file, run, bytes }) => report({ file: run ?? file, bytes });
   }
+  const evaluated = await evaluateInThreads(args, onProgress);
   const result = await calc.compareStreams({
     qrels: opened[0],
     // The paths as given, a repeated one numbered by the core (ndcg/cli.hpp's run_names).
-    runs: new Map(args.runNames.map((name, i) => [name, opened[i + 1]])),
+    runs: new Map(args.runNames.map((name, i) => [name, evaluated?.get(name) ?? opened[i + 1]])),
     measures: args.measures,
     options: Object.fromEntries([...args.options, ...args.compareOptions]),
     onProgress,
@@ -232,9 +175,7 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(0);
   fail(error);
 });
-process.on('exit', () => {
-  for (const directory of spoolDirectories) rmSync(directory, { recursive: true, force: true });
-});
+process.on('exit', removeSpooled);
 
 try {
   process.exitCode = await main(process.argv.slice(2));

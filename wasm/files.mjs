@@ -1,0 +1,122 @@
+// Reading the files named on ndcg-calc's command line, in chunks: a path, '-' for stdin, a pipe
+// or /dev/fd/N (spooled to a temporary file for a second reading), gzipped or not. Shared by the
+// command line and the workers that evaluate a comparison's runs side by side.
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { createGunzip } from 'node:zlib';
+import { join } from 'node:path';
+
+/** A file that cannot be read as named: exit 2, as for a bad flag. */
+export class UsageError extends Error {}
+
+export async function sizeOf(path) {
+  if (path === '-') return 0;
+  const info = await stat(path);
+  return info.isFile() ? info.size : 0;
+}
+
+const CHUNK = 1 << 20;
+const spoolDirectories = [];
+
+/** Removes the temporary copies of what could be read only once. */
+export function removeSpooled() {
+  for (const directory of spoolDirectories) rmSync(directory, { recursive: true, force: true });
+  spoolDirectories.length = 0;
+}
+
+/**
+ * Chunks of a stream that can be read only once (stdin, a pipe, /dev/fd/N), copied to a
+ * temporary file as they pass, so that a second reading (a run not grouped by query) comes from
+ * there. Memory holds one chunk, as for a file read by path.
+ */
+async function spooled(stream) {
+  const directory = await mkdtemp(join(tmpdir(), 'ndcg-calc-'));
+  spoolDirectories.push(directory);
+  const copy = join(directory, 'input');
+  let first = true;
+  return () => {
+    if (!first) return createReadStream(copy, { highWaterMark: CHUNK });
+    first = false;
+    return (async function* tee() {
+      const out = createWriteStream(copy);
+      try {
+        for await (const chunk of stream) {
+          if (!out.write(chunk)) await once(out, 'drain');
+          yield chunk;
+        }
+      } finally {
+        out.end();
+        await once(out, 'close');
+      }
+    })();
+  };
+}
+
+/**
+ * The chunks of `chunks`, inflated when they start with gzip's magic bytes (1f 8b): TREC runs
+ * and qrels often travel compressed.
+ */
+async function* gunzipIfNeeded(chunks) {
+  const iterator = chunks[Symbol.asyncIterator]();
+  // The first two bytes, which may come in more than one chunk.
+  let head = Buffer.alloc(0);
+  while (head.length < 2) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head = Buffer.concat([head, Buffer.from(next.value)]);
+  }
+  const all = async function* all() {
+    if (head.length > 0) yield head;
+    for (let item = await iterator.next(); !item.done; item = await iterator.next()) yield item.value;
+  };
+  if (head.length < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+    yield* all();
+    return;
+  }
+  const source = Readable.from(all());
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  source.on('error', (error) => gunzip.destroy(error));
+  source.pipe(gunzip);
+  yield* gunzip;
+}
+
+/** A function returning a fresh iterable of the file's chunks, inflated if gzipped. */
+export async function opener(path) {
+  const open = await rawOpener(path);
+  return () => gunzipIfNeeded(open());
+}
+
+/** Any readable path works; what can be read only once is spooled for a second reading. */
+async function rawOpener(path) {
+  if (path === '-') return spooled(process.stdin);
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  }
+  if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
+  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
+  return () => createReadStream(path, { highWaterMark: CHUNK });
+}
+
+/** A whole small file (-Z), as text; gzipped or not. */
+export async function readWhole(path) {
+  const open = await opener(path);
+  const parts = [];
+  for await (const chunk of open()) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Whether `path` names a regular file, which another thread can open and read too. */
+export async function isRegularFile(path) {
+  if (path === '-') return false;
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
