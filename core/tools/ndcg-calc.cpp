@@ -6,14 +6,19 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ndcg/cli.hpp"
@@ -152,6 +157,7 @@ class Input {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return "cannot read '" + path + "': " + std::strerror(errno);
     size_ = S_ISREG(info.st_mode) ? static_cast<std::uint64_t>(info.st_size) : 0;
+    regular_ = S_ISREG(info.st_mode);
     return S_ISREG(info.st_mode) ? std::string() : spool_start();
   }
   ~Input() {
@@ -160,6 +166,8 @@ class Input {
   }
 
   std::uint64_t size() const { return size_; }
+  // A regular file: another Input can open it and read it too (stdin and pipes are read once).
+  bool regular() const { return regular_; }
 
   // Calls feed(chunk, bytes so far) for each chunk of one whole reading; the error, if any.
   template <class Feed>
@@ -202,6 +210,7 @@ class Input {
 
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  bool regular_ = false;
   std::FILE* spool_ = nullptr;
   bool spooling_ = false;
   int readings_ = 0;
@@ -213,6 +222,7 @@ class Progress {
   explicit Progress(bool on) : on_(on), tty_(::isatty(STDERR_FILENO) == 1) {}
   void update(const char* file, std::uint64_t bytes, std::uint64_t total) {
     if (!on_) return;
+    const std::lock_guard<std::mutex> lock(mutex_);  // runs may be read by threads side by side
     const long percent = total > 0 ? static_cast<long>(100 * bytes / total) : -1;
     const std::string step =
         std::string(file) + " " + std::to_string(tty_ ? percent : percent / 10 * 10);
@@ -231,6 +241,7 @@ class Progress {
   bool on_;
   bool tty_;
   std::string shown_;
+  std::mutex mutex_;
 };
 
 bool write_all(std::FILE* to, const std::string& text) {
@@ -253,7 +264,92 @@ int print(const ndcg::cli::Report& report) {
   return report.status;
 }
 
-// ndcg-calc compare QRELS RUN_A RUN_B ...: the qrels read once, each run evaluated in turn.
+// A comparison's runs, evaluated (inputs[1..] into evaluations[0..]): by threads side by side
+// when every file is a regular one and there are two runs or more and two cores or more (one
+// thread per core and one more, each with a session of its own that reads the qrels, taking the
+// largest run left), else here in turn with the qrels read once. Returns the index of the first
+// input (in file order) that could not be read and its error, or inputs.size().
+std::size_t evaluate_runs(std::vector<Input>& inputs, const ndcg::trec::EvalOptions& options,
+                          const std::vector<std::string>& files, Progress& progress,
+                          std::vector<ndcg::trec::Evaluation>& evaluations, std::string& error) {
+  const std::size_t runs = inputs.size() - 1;
+  evaluations.assign(runs, {});
+  std::vector<std::string> errors(inputs.size());
+  // Reads the qrels into `session`, then the runs that `next` gives (input indexes), one after
+  // another; stops at the first input it cannot read.
+  const auto work = [&](auto&& next, Input& qrels) {
+    ndcg::trec::Session session(options);
+    std::string qrels_error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
+      session.feed_qrels(chunk);
+      progress.update("qrels", bytes, qrels.size());
+    });
+    if (!qrels_error.empty()) {
+      errors[0] = std::move(qrels_error);
+      return;
+    }
+    session.finish_qrels();
+    bool first = true;
+    for (std::size_t i = next(); i < inputs.size(); i = next()) {
+      if (!first) session.next_run();
+      first = false;
+      do {
+        std::string e = inputs[i].read([&](std::string_view chunk, std::uint64_t bytes) {
+          session.feed_run(chunk);
+          progress.update(files[i].c_str(), bytes, inputs[i].size());
+        });
+        if (!e.empty()) {
+          errors[i] = std::move(e);
+          return;
+        }
+      } while (session.finish_run());
+      evaluations[i - 1] = session.result();
+    }
+  };
+  const unsigned cores = std::thread::hardware_concurrency();
+  const bool regular =
+      std::all_of(inputs.begin(), inputs.end(), [](const Input& input) { return input.regular(); });
+  const std::size_t lanes = std::min<std::size_t>(runs, cores + 1);
+  if (!regular || runs < 2 || cores < 2) {
+    std::size_t at = 1;
+    work([&] { return at < inputs.size() && errors[at - 1].empty() ? at++ : inputs.size(); },
+         inputs[0]);
+  } else {
+    std::vector<std::size_t> order(runs);
+    std::iota(order.begin(), order.end(), std::size_t{1});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return inputs[a].size() > inputs[b].size();
+    });
+    std::atomic<std::size_t> taken{0};
+    // Each thread reads the qrels through an Input of its own.
+    std::vector<Input> qrels(lanes);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < lanes; ++t) {
+      const std::string opened = qrels[t].open(files[0]);
+      if (!opened.empty()) {
+        errors[0] = opened;
+        break;
+      }
+      threads.emplace_back([&, t] {
+        work(
+            [&] {
+              const std::size_t k = taken.fetch_add(1);
+              return k < order.size() ? order[k] : inputs.size();
+            },
+            qrels[t]);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!errors[i].empty()) {
+      error = errors[i];
+      return i;
+    }
+  }
+  return inputs.size();
+}
+
+// ndcg-calc compare QRELS RUN_A RUN_B ...: the runs evaluated (evaluate_runs), then compared.
 int compare(const ndcg::cli::Arguments& args) {
   std::vector<Input> inputs(args.files.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -275,27 +371,9 @@ int compare(const ndcg::cli::Arguments& args) {
     return print(ndcg::cli::compare_report(args, evaluations, args.files[0], runs));
   }
   Progress progress(args.progress);
-  ndcg::trec::Session session(std::move(options));
-  std::string error = inputs[0].read([&](std::string_view chunk, std::uint64_t bytes) {
-    session.feed_qrels(chunk);
-    progress.update("qrels", bytes, inputs[0].size());
-  });
-  std::size_t failed = error.empty() ? inputs.size() : 0;
-  if (error.empty()) session.finish_qrels();
-  for (std::size_t i = 1; i < inputs.size() && failed == inputs.size(); ++i) {
-    if (i > 1) session.next_run();
-    do {
-      error = inputs[i].read([&](std::string_view chunk, std::uint64_t bytes) {
-        session.feed_run(chunk);
-        progress.update(args.files[i].c_str(), bytes, inputs[i].size());
-      });
-      if (!error.empty()) {
-        failed = i;
-        break;
-      }
-    } while (session.finish_run());
-    if (failed == inputs.size()) evaluations.push_back(session.result());
-  }
+  std::string error;
+  const std::size_t failed =
+      evaluate_runs(inputs, options, args.files, progress, evaluations, error);
   progress.done();
   if (failed < inputs.size()) {
     std::fprintf(stderr, "ndcg-calc: %s: the %s file could not be read: %s\n",
