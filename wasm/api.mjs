@@ -46,6 +46,50 @@ export function optionsToText(options) {
   return text;
 }
 
+/** What an explanation says besides its rows: the summary and how the numbers were read. */
+function explanationSummary(raw) {
+  const { summary } = raw;
+  const shaped = {
+    k: summary.k, dcgAtK: summary.dcgAtK, idcgAtK: summary.idcgAtK, ndcgAtK: summary.ndcgAtK,
+    judgedRelevant: summary.judgedRelevant,
+  };
+  if (summary.roundedDecimals !== null) {
+    shaped.roundedDecimals = summary.roundedDecimals;
+    shaped.roundedDcgAtK = summary.roundedDcgAtK;
+    shaped.roundedIdcgAtK = summary.roundedIdcgAtK;
+    shaped.roundedNdcgAtK = summary.roundedNdcgAtK;
+  }
+  return {
+    summary: shaped,
+    // How the numbers beside the documents were read: as grades or as scores, and what said so.
+    reading: { numbers: raw.scored ? 'score' : raw.numbersFrom === 'none' ? 'none' : 'grade', from: raw.numbersFrom },
+  };
+}
+
+// The numeric columns of the step table, as the core gives them (one typed array each).
+const NUMBER_COLUMNS = ['grade', 'gain', 'discount', 'term', 'cg', 'dcg', 'idealGrade', 'idealGain', 'idealTerm', 'idcg', 'ndcg'];
+
+/**
+ * explain() with `columnar: true`: the step table as one typed array per column (the core's own
+ * form), so that a ranking of a million rows makes no object per row.
+ */
+function shapeColumnar(raw) {
+  if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
+  const { columns: c } = raw;
+  const columns = { doc: splitDocs(c.doc), idealDoc: splitDocs(c.idealDoc), judged: c.judged, repeated: c.repeated };
+  for (const name of NUMBER_COLUMNS) columns[name] = c[name];
+  if (raw.scored) Object.assign(columns, { score: c.score, ownGain: c.ownGain, tieFirst: c.tieFirst, tieLast: c.tieLast });
+  if (raw.summary.roundedDecimals !== null) Object.assign(columns, { roundedDcg: c.roundedDcg, roundedIdcg: c.roundedIdcg, roundedNdcg: c.roundedNdcg });
+  return {
+    ok: true,
+    length: c.grade.length,
+    columns,
+    ideal: { doc: splitDocs(raw.ideal.doc), grade: raw.ideal.grade, gain: raw.ideal.gain },
+    ...explanationSummary(raw),
+    warnings: raw.warnings,
+  };
+}
+
 function shapeExplanation(raw) {
   if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
   const { columns: c, summary } = raw;
@@ -75,21 +119,8 @@ function shapeExplanation(raw) {
   const ideal = splitDocs(raw.ideal.doc).map((doc, i) => ({
     doc, grade: raw.ideal.grade[i], gain: raw.ideal.gain[i],
   }));
-  const shapedSummary = {
-    k: summary.k, dcgAtK: summary.dcgAtK, idcgAtK: summary.idcgAtK, ndcgAtK: summary.ndcgAtK,
-    judgedRelevant: summary.judgedRelevant,
-  };
-  if (rounded) {
-    shapedSummary.roundedDecimals = summary.roundedDecimals;
-    shapedSummary.roundedDcgAtK = summary.roundedDcgAtK;
-    shapedSummary.roundedIdcgAtK = summary.roundedIdcgAtK;
-    shapedSummary.roundedNdcgAtK = summary.roundedNdcgAtK;
-  }
-  return {
-    ok: true, rows, ideal, summary: shapedSummary, warnings: raw.warnings,
-    // How the numbers beside the documents were read: as grades or as scores, and what said so.
-    reading: { numbers: raw.scored ? 'score' : raw.numbersFrom === 'none' ? 'none' : 'grade', from: raw.numbersFrom },
-  };
+  const { summary: shapedSummary, reading } = explanationSummary(raw);
+  return { ok: true, rows, ideal, summary: shapedSummary, warnings: raw.warnings, reading };
 }
 
 const encoder = new TextEncoder();
@@ -473,14 +504,15 @@ export function makeCalculator(firstCore, { restart } = {}) {
       if (request === null || typeof request !== 'object') {
         throw new CalculatorUsageError('explain() takes an object { ranking, judgments, options }');
       }
-      const { ranking = '', judgments = '', options } = request;
+      const { ranking = '', judgments = '', options, columnar = false } = request;
       if (typeof ranking !== 'string' || typeof judgments !== 'string') {
         throw new CalculatorUsageError('ranking and judgments must be strings (judgments may be omitted)');
       }
       const optionText = optionsToText(options);
       if (core === null) return unavailable('ranking');
       try {
-        return shapeExplanation(core.explain(wellFormed(ranking), wellFormed(judgments), optionText));
+        const raw = core.explain(wellFormed(ranking), wellFormed(judgments), optionText);
+        return columnar === true ? shapeColumnar(raw) : shapeExplanation(raw);
       } catch (error) {
         return failed(error, 'ranking');
       }

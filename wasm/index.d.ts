@@ -130,6 +130,34 @@ export type Explanation =
   | { ok: true; rows: StepRow[]; ideal: IdealEntry[]; summary: Summary; reading: Reading; warnings: Diagnostic[] }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
+/**
+ * The step table one column at a time (explain with `columnar: true`): column[i] is StepRow i's
+ * field (rank i + 1), as typed arrays, so that a million rows make no object per row.
+ */
+export interface StepColumns {
+  doc: (string | null)[];
+  grade: Float64Array; gain: Float64Array; discount: Float64Array; term: Float64Array;
+  cg: Float64Array; dcg: Float64Array;
+  idealDoc: (string | null)[];
+  idealGrade: Float64Array; idealGain: Float64Array; idealTerm: Float64Array; idcg: Float64Array;
+  ndcg: Float64Array;
+  /** 1 or 0 */
+  judged: Uint8Array;
+  repeated: Uint8Array;
+  /** When the ranking carries scores; tieFirst[i] is 0 where StepRow's tie is null. */
+  score?: Float64Array; ownGain?: Float64Array; tieFirst?: Float64Array; tieLast?: Float64Array;
+  /** When options.roundBeforeDividing is set. */
+  roundedDcg?: Float64Array; roundedIdcg?: Float64Array; roundedNdcg?: Float64Array;
+}
+
+export type ColumnarExplanation =
+  | {
+      ok: true; length: number; columns: StepColumns;
+      ideal: { doc: (string | null)[]; grade: Float64Array; gain: Float64Array };
+      summary: Summary; reading: Reading; warnings: Diagnostic[];
+    }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
 export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8Array>;
 
 /**
@@ -396,7 +424,9 @@ export type Evaluation =
  */
 export interface Calculator {
   /** Never throws for any text; bad input gives { ok: false, errors }. */
-  explain(request: ExplainRequest): Explanation;
+  explain(request: ExplainRequest & { columnar?: false }): Explanation;
+  /** The same, the step table as typed arrays per column, for very long rankings. */
+  explain(request: ExplainRequest & { columnar: true }): ColumnarExplanation;
   /** TREC evaluation with trec_eval 10.0's semantics. Never throws for any file content. */
   evaluate(request: EvaluateRequest): Evaluation;
   /** The same over streams, for files too large to hold. */

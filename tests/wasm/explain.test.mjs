@@ -55,6 +55,53 @@ for (const c of cases) {
   });
 }
 
+test('columnar: every vector gives the rows\' values column by column, as typed arrays', () => {
+  for (const c of cases) {
+    const rows = calc.explain({ ranking: c.ranking, judgments: c.judgments, options: c.options });
+    const columnar = calc.explain({ ranking: c.ranking, judgments: c.judgments, options: c.options, columnar: true });
+    assert.equal(columnar.ok, rows.ok, c.name);
+    if (!rows.ok) {
+      assert.deepEqual(columnar, rows, c.name);
+      continue;
+    }
+    assert.equal(columnar.length, rows.rows.length, c.name);
+    assert.deepEqual(columnar.summary, rows.summary, c.name);
+    assert.deepEqual(columnar.reading, rows.reading, c.name);
+    assert.deepEqual(columnar.warnings, rows.warnings, c.name);
+    const { columns } = columnar;
+    assert.ok(columns.ndcg instanceof Float64Array && columns.judged instanceof Uint8Array, c.name);
+    rows.rows.forEach((row, i) => {
+      for (const [field, value] of Object.entries(row)) {
+        if (field === 'rank') continue;
+        if (field === 'tie') {
+          assert.deepEqual(value, columns.tieFirst[i] === 0 ? null : { first: columns.tieFirst[i], last: columns.tieLast[i] }, `${c.name}: tie at ${i + 1}`);
+        } else if (typeof value === 'boolean') {
+          assert.equal(columns[field][i], value ? 1 : 0, `${c.name}: ${field} at ${i + 1}`);
+        } else {
+          assert.equal(columns[field][i], value, `${c.name}: ${field} at ${i + 1}`);
+        }
+      }
+    });
+    rows.ideal.forEach((entry, i) => {
+      assert.equal(columnar.ideal.doc[i], entry.doc);
+      assert.equal(columnar.ideal.grade[i], entry.grade);
+      assert.equal(columnar.ideal.gain[i], entry.gain);
+    });
+  }
+});
+
+test('columnar: a million-row ranking comes back as columns of a million', () => {
+  const ranking = Array.from({ length: 1_000_000 }, (_, i) => `d${i} ${i % 4}`).join('\n');
+  const r = calc.explain({ ranking, columnar: true, options: { k: 10 } });
+  assert.ok(r.ok, JSON.stringify(r.errors));
+  assert.equal(r.length, 1_000_000);
+  assert.equal(r.columns.dcg.length, 1_000_000);
+  assert.equal(r.columns.doc[999_999], 'd999999');
+  assert.equal(r.columns.grade[999_999], 3);
+  // Linear gain: CG is the sum of the grades 0, 1, 2, 3 repeated, 1.5 a rank on average.
+  assert.equal(r.columns.cg[999_999], 1_500_000);
+});
+
 test('every row has the documented fields, as plain data', () => {
   const r = calc.explain({ ranking: 'a 1\nb 0', options: { ideal: 'ranking' } });
   assert.ok(r.ok);
