@@ -25,14 +25,18 @@ function onPath(name) {
 }
 
 /**
- * The page evaluating the run, then explaining one query of it (the last one its table lists):
- * from the click to the query's step table shown, which reads only that query's bytes.
+ * The page evaluating the run, then explaining one query of it (the last one its table's first
+ * page lists): from the click to the query's step table shown, which reads only that query's
+ * bytes.
  */
 async function pageRun(files) {
   const { browser, tab, measure } = await openBuiltPage('?mode=trec');
   await tab.setInputFiles('#qrels-file', files.qrels);
   const result = await measure(() => tab.setInputFiles('#run-file', files.run), () => !document.getElementById('trec-results').hidden ||
     document.getElementById('trec-status').textContent.startsWith('Not'));
+  // Once the per-query table has its first page (500 rows, filled a few rows a frame), as a
+  // person would see it before clicking.
+  await tab.waitForFunction(() => document.querySelectorAll('#trec-queries tbody tr').length === 500, null, { timeout: 60000 });
   const query = await tab.$$eval('button[data-query]', (buttons) => buttons[buttons.length - 1].dataset.query);
   const explained = await measure(() => tab.click(`button[data-query="${query}"]`), (q) => !document.getElementById('trec-explain').hidden &&
     document.getElementById('trec-explain-heading').textContent.startsWith(`Query ${q}:`), query);
