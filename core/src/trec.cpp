@@ -390,6 +390,9 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
         "shared-gains"});
     break;
   }
+  // Said by every evaluator at its start: absorb takes a later part's diagnostics after these.
+  initial_errors_ = errors_.items().size();
+  initial_warnings_ = warnings_.items().size();
 }
 
 Evaluator::~Evaluator() = default;
@@ -407,6 +410,7 @@ void Evaluator::add(const QueryRun& run) {
       // alone is not one: trec_eval's Rndcg is 0 / 0 when no ideal gain level is ever reached.
       if (gains_overflowed_ && !overflow_reported_) {
         overflow_reported_ = true;
+        overflow_at_ = errors_.items().size();
         errors_.add(Source::options, 0, 0,
                     "the gains are too large: query " + quote(run.qid) +
                         " adds up to more than a double holds; use gains below 1e300");
@@ -426,6 +430,47 @@ void Evaluator::add(const QueryRun& run) {
                     (options_.explain_all ? ", or explain one query (-D N.QID)" : ""));
     options_.results_memory_limit = SIZE_MAX;  // reported once
   }
+}
+
+bool Evaluator::absorb(Evaluator& later) {
+  const auto whole = [](const DiagnosticList& list) { return list.size() == list.items().size(); };
+  const std::size_t kept = kept_ + later.kept_;
+  if (!whole(errors_) || !whole(warnings_) || !whole(later.errors_) || !whole(later.warnings_) ||
+      errors_.items().size() + later.errors_.items().size() >= DiagnosticList::kDefaultLimit ||
+      warnings_.items().size() + later.warnings_.items().size() >= DiagnosticList::kDefaultLimit ||
+      kept > options_.results_memory_limit) {
+    return false;
+  }
+  if (!later.results_.empty()) {
+    results_sorted_ = results_sorted_ && later.results_sorted_ &&
+                      (results_.empty() || results_.back().qid < later.results_.front().qid);
+    results_.insert(results_.end(), std::make_move_iterator(later.results_.begin()),
+                    std::make_move_iterator(later.results_.end()));
+    later.results_.clear();
+  }
+  runs_without_qrels_.insert(later.runs_without_qrels_.begin(), later.runs_without_qrels_.end());
+  for (const std::string& qid : later.negative_only_) {
+    if (negative_only_.size() < 8) negative_only_.push_back(qid);
+  }
+  negative_only_count_ += later.negative_only_count_;
+  // What is said once is said by the part that met it first.
+  const auto take = [](DiagnosticList& into, const DiagnosticList& from, std::size_t first,
+                       std::initializer_list<std::pair<std::size_t, bool>> skipped) {
+    for (std::size_t i = first; i < from.items().size(); ++i) {
+      bool skip = false;
+      for (const auto& [at, said] : skipped) skip = skip || (i == at && said);
+      if (!skip) into.add(from.items()[i]);
+    }
+  };
+  take(errors_, later.errors_, later.initial_errors_,
+       {{later.overflow_at_, overflow_reported_}, {later.err_grade_at_, err_grade_reported_}});
+  take(warnings_, later.warnings_, later.initial_warnings_,
+       {{later.gain_order_at_, gain_order_reported_}});
+  overflow_reported_ = overflow_reported_ || later.overflow_reported_;
+  err_grade_reported_ = err_grade_reported_ || later.err_grade_reported_;
+  gain_order_reported_ = gain_order_reported_ || later.gain_order_reported_;
+  kept_ = kept;
+  return true;
 }
 
 // Whether a docno is retrieved twice within the documents kept: one pass over an open-addressed
@@ -586,6 +631,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
         !err_grade_reported_) {
       // gdeval refuses such qrels; a stopping probability above 1 would mean nothing.
       err_grade_reported_ = true;
+      err_grade_at_ = errors_.items().size();
       errors_.add(Source::qrels, 0, 0,
                   "ERR follows gdeval, whose grades go from 0 to 4; query " + quote(run.qid) +
                       " has grade " + std::to_string(ranked.levels.back().first) +
@@ -629,6 +675,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     if (!gain_order_reported_) {
       if (!g.exact) {
         gain_order_reported_ = true;
+        gain_order_at_ = warnings_.items().size();
         warnings_.add(Diagnostic{
             Source::options, 0, 0,
             "measure " + std::string(name) + "." + m.parameters +
@@ -961,6 +1008,29 @@ Evaluation Session::result() {
 
 void Session::next_run() {
   start_run(false);
+}
+
+bool Session::can_split() const {
+  return options_.explain_query.empty() && !options_.explain_all &&
+         options_.explain_measure.empty() && options_.only_query.empty() && !options_.query_spans;
+}
+
+void Session::continue_run(std::uint32_t first_line) {
+  run_->continue_from_line(first_line);
+}
+
+bool Session::absorb(Session& later) {
+  RunReader& reader = *run_;
+  const RunReader& other = *later.run_;
+  if (!can_split() || reader.regroup_needed() || other.regroup_needed() || reader.stopped() ||
+      other.stopped() || reader.shares_query_with(other)) {
+    return false;
+  }
+  // One reader hands over no query once it has met an error: the later part's evaluations count
+  // only when this part read without one.
+  if (reader.errors().empty() && !evaluator_->absorb(*later.evaluator_)) return false;
+  reader.absorb(other);
+  return true;
 }
 
 Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,

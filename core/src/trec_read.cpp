@@ -534,6 +534,26 @@ bool RunReader::closed_insert(std::uint64_t hash) {
   }
 }
 
+void RunReader::continue_from_line(std::uint32_t first_line) {
+  lines_.start_at_line(first_line);
+  any_line_ = true;  // the file's first line, and whether it has any, are the first part's
+}
+
+bool RunReader::shares_query_with(const RunReader& other) const {
+  for (const std::uint64_t h : other.closed_) {
+    if (h != 0 && closed_contains(h)) return true;
+  }
+  return false;
+}
+
+void RunReader::absorb(const RunReader& later) {
+  errors_.append(later.errors_);
+  if (!later.run_tag_.empty()) run_tag_ = later.run_tag_;
+  for (const std::uint64_t h : later.closed_) {
+    if (h != 0) closed_insert(h);
+  }
+}
+
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
   if (buffer_all_) {
@@ -699,6 +719,42 @@ NDCG_COLD std::optional<Zscores> read_zscores(std::string_view text, DiagnosticL
   lines.finish(on_line);
   if (errors.size() != errors_before) return std::nullopt;
   return z;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Splitting a run
+
+namespace {
+
+// The first field of a run line (its query id), as RunReader splits it; empty for a blank or
+// comment line.
+std::string_view query_of_line(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && (is_blank(line[i]) || line[i] == '\r')) ++i;
+  if (i == line.size() || line[i] == '#') return {};
+  std::size_t end = i;
+  while (end < line.size() && !is_blank(line[end]) && line[end] != '\r') ++end;
+  return line.substr(i, end - i);
+}
+
+}  // namespace
+
+std::optional<std::size_t> query_boundary(std::string_view window) {
+  std::size_t at = window.find('\n');
+  if (at == std::string_view::npos) return std::nullopt;
+  ++at;  // past the partial first line
+  std::string_view previous;
+  while (at < window.size()) {
+    const std::size_t end = window.find('\n', at);
+    if (end == std::string_view::npos) return std::nullopt;  // the last line may be cut short
+    const std::string_view qid = query_of_line(window.substr(at, end - at));
+    if (!qid.empty()) {
+      if (!previous.empty() && qid != previous) return at;
+      previous = qid;
+    }
+    at = end + 1;
+  }
+  return std::nullopt;
 }
 
 }  // namespace ndcg::trec

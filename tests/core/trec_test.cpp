@@ -89,6 +89,139 @@ TEST_CASE("TREC output equals trec_eval 10.0's, byte for byte, whatever the chun
   }
 }
 
+namespace {
+
+// The run read by two sessions, split at byte `at` (a line start): the result when the two
+// parts join (Session::absorb), else nullopt.
+std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_view run,
+                                         const EvalOptions& options, std::size_t at) {
+  LineSplitter counter;
+  counter.feed(run.substr(0, at), [](std::string_view, std::uint32_t) {});
+  Session first(options);
+  Session later(options);
+  for (Session* s : {&first, &later}) {
+    s->feed_qrels(qrels);
+    s->finish_qrels();
+  }
+  later.continue_run(counter.lines_emitted() + 1);
+  first.feed_run(run.substr(0, at));
+  later.feed_run(run.substr(at));
+  const bool regroup = first.finish_run();
+  if (later.finish_run() || regroup || !first.absorb(later)) return std::nullopt;
+  return first.result();
+}
+
+std::string described(const std::vector<Diagnostic>& list) {
+  std::string out;
+  for (const Diagnostic& d : list) {
+    out += std::string(source_name(d.source)) + ":" + std::to_string(d.line) + ":" +
+           std::to_string(d.column) + ": " + d.message + "\n";
+  }
+  return out;
+}
+
+// Splits `run` at every line start: where a query starts (query_boundary's choice), the parts
+// must join and give what one session gives, output, warnings and errors alike; elsewhere they
+// may not join (a query in both parts), and must not give anything else.
+// Whether the line starting at `at` starts a query: query_boundary over a window from the line
+// before it finds it there.
+bool query_starts_at(std::string_view run, std::size_t at) {
+  const std::size_t before = run.rfind('\n', at - 2);  // the end of the line before that one
+  const std::size_t from = before == std::string_view::npos ? 0 : before;
+  const std::string_view window = run.substr(from);
+  // With no line before the previous one, a newline makes the window's first line a whole one.
+  const std::string prefixed = before == std::string_view::npos ? "\n" + std::string(window) : "";
+  const std::optional<std::size_t> b = query_boundary(prefixed.empty() ? window : prefixed);
+  return b && *b == (prefixed.empty() ? at - from : at + 1);
+}
+
+void check_every_split(std::string_view qrels, std::string_view run, const EvalOptions& options,
+                       bool grouped) {
+  const Evaluation whole = evaluate(qrels, run, options);
+  std::size_t joined = 0;
+  for (std::size_t at = run.find('\n'); at != std::string_view::npos && at + 1 < run.size();
+       at = run.find('\n', at + 1)) {
+    CAPTURE(at + 1);
+    const bool query_starts = query_starts_at(run, at + 1);
+    const std::optional<Evaluation> split = evaluate_split(qrels, run, options, at + 1);
+    joined += split ? 1 : 0;
+    if (query_starts && grouped) REQUIRE(split);
+    if (!split) continue;
+    CHECK(split->ok == whole.ok);
+    CHECK(described(split->errors) == described(whole.errors));
+    CHECK(described(split->warnings) == described(whole.warnings));
+    if (whole.ok) CHECK(format_trec(*split, true) == format_trec(whole, true));
+  }
+  if (grouped) CHECK(joined > 0);
+}
+
+}  // namespace
+
+TEST_CASE("a run split at a query boundary and read by two sessions gives one session's result") {
+  for (const auto& c : manifest()["cases"]) {
+    const std::string name = c["name"];
+    CAPTURE(name);
+    const Request request = parse_args(c["args"]);
+    const std::string run = read_file(c["run"]);
+    check_every_split(read_file(c["qrels"]), run, request.options,
+                      c["run"].get<std::string>() != "ungrouped.run");
+  }
+  for (const auto& c : manifest()["errors"]) {
+    const std::string name = c["name"];
+    CAPTURE(name);
+    const Request request = parse_args(c.value("args", nlohmann::json::array()));
+    if (!request.errors.empty()) continue;
+    check_every_split(c["qrelsText"].get<std::string>(), c["runText"].get<std::string>(),
+                      request.options, false);
+  }
+  // trec_eval's own test run, under -c, -J, -M and every measure.
+  const std::string qrels = read_file("trec_eval-10.0/qrels.test");
+  const std::string run = read_file("trec_eval-10.0/results.test");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"-q", "-m", "all_trec"},
+        std::vector<std::string>{"-q", "-c", "-J", "-M", "20", "-m", "official"}}) {
+    const Request request = parse_args(nlohmann::json(args));
+    const Evaluation whole = evaluate(qrels, run, request.options);
+    REQUIRE(whole.ok);
+    std::size_t splits = 0;
+    for (std::size_t at = run.find('\n'); at != std::string::npos && at + 1 < run.size();
+         at = run.find('\n', at + 1)) {
+      if (!query_starts_at(run, at + 1)) continue;
+      ++splits;
+      CAPTURE(at + 1);
+      const std::optional<Evaluation> split = evaluate_split(qrels, run, request.options, at + 1);
+      REQUIRE(split);
+      CHECK(format_trec(*split, true) == format_trec(whole, true));
+      CHECK(described(split->warnings) == described(whole.warnings));
+    }
+    CHECK(splits == 2);  // before 302 and before 303
+  }
+  // Options that keep one session (an explanation, -D, spans) are not split.
+  EvalOptions explained;
+  REQUIRE(configure_evaluation(explained, {"map"}, {{"explainQuery", "301"}}).empty());
+  const std::size_t second = run.find("\n302 ") + 1;
+  CHECK_FALSE(evaluate_split(qrels, run, explained, second));
+}
+
+TEST_CASE("query_boundary finds the first line whose query differs from the one before") {
+  const std::string run =
+      "t Q0 a 1 1 x\n"  // partial at the window's start
+      "1 Q0 a 1 1 x\n"
+      "# a comment\n"
+      "1 Q0 b 2 1 x\n"
+      "\n"
+      "2 Q0 a 1 1 x\n"
+      "2 Q0 b 2 1 x\n";
+  const std::size_t two = run.find("2 Q0 a");
+  CHECK(query_boundary(run) == std::optional<std::size_t>(two));
+  // A window starting inside the first query: the partial line is not read as a line.
+  CHECK(query_boundary(std::string_view(run).substr(3)) == std::optional<std::size_t>(two - 3));
+  // No line of another query after a whole one, or the last line cut short: none.
+  CHECK_FALSE(query_boundary(std::string_view(run).substr(0, two + 4)));
+  CHECK_FALSE(query_boundary(std::string_view(run).substr(two)));
+  CHECK_FALSE(query_boundary("no line end"));
+}
+
 TEST_CASE("malformed TREC files give located errors and no partial result") {
   for (const auto& c : manifest()["errors"]) {
     const std::string name = c["name"];

@@ -89,6 +89,12 @@ class LineSplitter {
   }
 
   std::uint32_t lines_emitted() const { return line_number_; }
+  // For a part of a text that starts at a line other than its first: the first line emitted is
+  // numbered `first_line`, and no byte order mark is looked for. Before the first feed.
+  void start_at_line(std::uint32_t first_line) {
+    line_number_ = first_line - 1;
+    bom_matched_ = kBomDone;
+  }
   // While a line is handed over: the byte offset of its first byte in the whole text (a byte
   // order mark counts, as the bytes of a file do).
   std::uint64_t line_start() const { return line_start_; }

@@ -253,6 +253,18 @@ class RunReader {
   void finish();
 
   bool regroup_needed() const { return regroup_needed_; }
+  // Reads a part of a run that starts at a line other than the file's first (Session::absorb):
+  // its lines are numbered from `first_line`, with no check of the file's first line. Before the
+  // first feed.
+  void continue_from_line(std::uint32_t first_line);
+  // Whether this reader stopped reading (a memory limit, or a qrels file given as the run).
+  bool stopped() const { return stopped_; }
+  // Whether a query was handed over by both this reader and `other` (by their ids' hashes: a
+  // collision only says yes wrongly, about once in 10^10).
+  bool shares_query_with(const RunReader& other) const;
+  // Takes what `later`, the reader of the part of the same run after this one's, kept: its
+  // errors, the run's tag, that lines were read. Its queries were handed over by it.
+  void absorb(const RunReader& later);
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
   const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
@@ -510,6 +522,10 @@ class Evaluator {
 
   void add(const QueryRun& run);
   Evaluation finish(const RunReader& reader);
+  // Takes the queries `later` evaluated, from the part of the same run after this one's, as if
+  // this one had (Session::absorb). False, changing nothing, when that would not give what one
+  // evaluator gives: more diagnostics than a list keeps, or more results than memory allows.
+  bool absorb(Evaluator& later);
 
   const std::vector<Column>& columns() const { return columns_; }
 
@@ -548,6 +564,12 @@ class Evaluator {
   bool gains_overflowed_ = false;  // in the query being evaluated
   bool gain_order_reported_ = false;
   bool err_grade_reported_ = false;
+  // Where those said-once diagnostics are in errors_ and warnings_ (absorb keeps one of each).
+  std::size_t overflow_at_ = SIZE_MAX;
+  std::size_t gain_order_at_ = SIZE_MAX;
+  std::size_t err_grade_at_ = SIZE_MAX;
+  std::size_t initial_errors_ = 0;  // what the constructor said (about the options)
+  std::size_t initial_warnings_ = 0;
   std::vector<std::string> negative_only_;  // queries judged only negative (the first few)
   std::size_t negative_only_count_ = 0;
 };
@@ -578,6 +600,19 @@ class Session {
   // feed it as the first, with feed_run and finish_run.
   void next_run();
 
+  // One run read by two sessions side by side (two threads, or two instances of the core):
+  // this one reads the run from its start up to a line where a query starts (query_boundary),
+  // `later` from that line to the end, after continue_run(that line's number); each reads the
+  // qrels and finishes its run. absorb(later) then takes later's queries as if this session had
+  // read them, so that result() is what one session reading the whole run gives, byte for byte.
+  // It returns false, and the run must be read again by one session, when the parts cannot be
+  // joined so: a part needed regrouping (finish_run() said true), a query is in both parts, a
+  // reader stopped, or more diagnostics or results than one session keeps.
+  // can_split(): whether the options allow it (no explanation, no -D query, no spans).
+  bool can_split() const;
+  void continue_run(std::uint32_t first_line);
+  bool absorb(Session& later);
+
  private:
   void start_run(bool buffer_all);
 
@@ -586,6 +621,13 @@ class Session {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<RunReader> run_;
 };
+
+// Where, in `window` (bytes of a run from some offset on, starting anywhere in a line), a line
+// starts whose query differs from the query of the line before it (comment and blank lines
+// skipped): its offset in the window, never in the window's first, partial, line. nullopt when
+// there is none, or the window holds no whole line to tell. A split there keeps each query in
+// one part of a run grouped by query.
+std::optional<std::size_t> query_boundary(std::string_view window);
 
 // The whole pipeline over two complete texts (a Session).
 Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
