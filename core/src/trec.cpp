@@ -984,6 +984,7 @@ void Session::start_run(bool buffer_all) {
   evaluator_ = std::make_unique<Evaluator>(qrels_, options_);
   run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
   if (options_.query_spans) run_->record_spans();
+  if (first_line_ > 0) run_->continue_from_line(first_line_);
 }
 
 void Session::feed_run(std::string_view chunk) {
@@ -1016,7 +1017,8 @@ bool Session::can_split() const {
 }
 
 void Session::continue_run(std::uint32_t first_line) {
-  run_->continue_from_line(first_line);
+  first_line_ = first_line;
+  if (run_) run_->continue_from_line(first_line);
 }
 
 bool Session::absorb(Session& later) {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -383,6 +384,109 @@ int compare(const ndcg::cli::Arguments& args) {
   return print(ndcg::cli::compare_report(args, evaluations, args.files[0], runs));
 }
 
+// Bytes [from, to) of the regular file at `path`, in chunks; the error, if any.
+template <class Feed>
+std::string read_range(const std::string& path, std::uint64_t from, std::uint64_t to, Feed&& feed) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  std::vector<char> buffer(std::size_t{1} << 20);
+  std::string error;
+  std::uint64_t at = from;
+  while (at < to) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), to - at));
+    const ssize_t got = ::pread(fd, buffer.data(), want, static_cast<off_t>(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      error = got < 0 ? std::strerror(errno) : "the file ended early";
+      break;
+    }
+    at += static_cast<std::uint64_t>(got);
+    feed(std::string_view(buffer.data(), static_cast<std::size_t>(got)), at - from);
+  }
+  ::close(fd);
+  return error;
+}
+
+// Runs at least this large are split between two threads when they can be (below).
+std::uint64_t split_threshold() {
+  const char* set = std::getenv("NDCG_CALC_SPLIT_BYTES");
+  if (set == nullptr || *set == '\0') return std::uint64_t{16} << 20;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(set, &end, 10);
+  return end != nullptr && *end == '\0' ? value : std::uint64_t{16} << 20;
+}
+
+// A large run (a regular file, not gzipped, at least split_threshold() bytes, on two cores or
+// more) read by two threads: the second reads from the first query boundary past the middle
+// (trec::query_boundary), its lines numbered on from the first's, and the first takes its
+// queries (trec::Session::absorb), so the output is one session's. `qrels_text` is the whole
+// qrels, read once. nullopt when the run is not split (or its parts cannot be joined: a run
+// not grouped by query): it is then read in one.
+std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
+                                                     const std::string& path, std::uint64_t size,
+                                                     const ndcg::trec::EvalOptions& options,
+                                                     Progress& progress, std::string& error) {
+  if (size < split_threshold() || std::thread::hardware_concurrency() < 2) return std::nullopt;
+  ndcg::trec::Session first(options);
+  if (!first.can_split()) return std::nullopt;
+  // Gzip cannot be read from the middle; and a window from the middle must hold a boundary.
+  std::string head;
+  std::string window;
+  const std::uint64_t middle = size / 2;
+  if (!read_range(path, 0, 2, [&](std::string_view c, std::uint64_t) { head += c; }).empty() ||
+      (head.size() == 2 && head[0] == '\x1f' && head[1] == '\x8b') ||
+      !read_range(path, middle, std::min(size, middle + (std::uint64_t{1} << 20)),
+                  [&](std::string_view c, std::uint64_t) { window += c; })
+           .empty()) {
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> boundary = ndcg::trec::query_boundary(window);
+  if (!boundary) return std::nullopt;
+  const std::uint64_t at = middle + *boundary;
+  ndcg::trec::Session later(options);
+  std::atomic<std::uint64_t> read_first{0};
+  std::atomic<std::uint64_t> read_later{0};
+  std::string later_error;
+  bool later_regroups = false;
+  // The later part's lines are numbered on from the first part's, which this thread counts, as
+  // the reader counts them, while the other reads the qrels.
+  std::promise<std::uint32_t> lines_before;
+  std::thread second([&] {
+    later.feed_qrels(qrels_text);
+    later.finish_qrels();
+    later.continue_run(lines_before.get_future().get() + 1);
+    later_error = read_range(path, at, size, [&](std::string_view chunk, std::uint64_t bytes) {
+      later.feed_run(chunk);
+      read_later = bytes;
+      progress.update("run", read_first + read_later, size);
+    });
+    if (later_error.empty()) later_regroups = later.finish_run();
+  });
+  ndcg::LineSplitter counter;
+  error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t) {
+    counter.feed(chunk, [](std::string_view, std::uint32_t) {});
+  });
+  lines_before.set_value(counter.lines_emitted());
+  if (!error.empty()) {
+    second.join();
+    return ndcg::trec::Evaluation{};  // the caller reports the error
+  }
+  first.feed_qrels(qrels_text);
+  first.finish_qrels();
+  error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t bytes) {
+    first.feed_run(chunk);
+    read_first = bytes;
+    progress.update("run", read_first + read_later, size);
+  });
+  const bool first_regroups = error.empty() && first.finish_run();
+  second.join();
+  if (error.empty()) error = later_error;
+  if (!error.empty()) return ndcg::trec::Evaluation{};  // the caller reports the error
+  if (first_regroups || later_regroups || !first.absorb(later)) return std::nullopt;
+  return first.result();
+}
+
 int run(const std::vector<std::string>& argv) {
   const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(argv);
   if (!parsed.arguments) return usage_error(parsed.error);
@@ -430,13 +534,23 @@ int run(const std::vector<std::string>& argv) {
     evaluation.errors = option_errors.finish();
   } else {
     Progress progress(args.progress);
-    ndcg::trec::Session session(std::move(options));
+    // The qrels are read once; a large run may be split between two threads (evaluate_split),
+    // which read them from memory.
+    std::string qrels_text;
     std::string error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
-      session.feed_qrels(chunk);
+      qrels_text += chunk;
       progress.update("qrels", bytes, qrels.size());
     });
     const char* failed = error.empty() ? nullptr : "qrels";
-    if (!failed) {
+    std::optional<ndcg::trec::Evaluation> split;
+    if (!failed && run_file.regular()) {
+      split = evaluate_split(qrels_text, args.files[1], run_file.size(), options, progress, error);
+      if (!error.empty()) failed = "run";
+    }
+    ndcg::trec::Session session(std::move(options));
+    if (!failed && !split) {
+      session.feed_qrels(qrels_text);
+      qrels_text = std::string();
       session.finish_qrels();
       do {
         error = run_file.read([&](std::string_view chunk, std::uint64_t bytes) {
@@ -455,7 +569,7 @@ int run(const std::vector<std::string>& argv) {
                    args.files[failed[0] == 'q' ? 0 : 1].c_str(), failed, error.c_str());
       return 1;
     }
-    evaluation = session.result();
+    evaluation = split ? std::move(*split) : session.result();
   }
   return print(ndcg::cli::report(args, evaluation, args.files[0], args.files[1]));
 }

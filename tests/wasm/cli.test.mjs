@@ -212,6 +212,45 @@ for (const args of SAME_BYTES) {
   });
 }
 
+test('the native program reads a run split between two threads as in one: the same bytes, errors and lines included', () => {
+  // NDCG_CALC_SPLIT_BYTES=1 splits every run that can be; the default keeps these small ones whole.
+  const native = CLIS.find((cli) => cli.name.includes('native'));
+  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-split-'));
+  const results = readFileSync(join(TREC, 'trec_eval-10.0/results.test'), 'utf8');
+  const lines = results.trimEnd().split('\n');
+  const second = lines.findIndex((l) => /^302\s/.test(l));
+  const third = lines.findIndex((l) => /^303\s/.test(l));
+  const files = {
+    // A bad score and a document twice, both in the later part: errors with the file's lines.
+    'errors.run': [...lines.slice(0, third + 5), lines[third + 5].replace(/(\s)[^\s]+(\s+[^\s]+)$/, '$1x$2'), lines[third + 2], ...lines.slice(third + 6)],
+    'repeat.run': [...lines.slice(0, third + 3), lines[third + 1], ...lines.slice(third + 3)],
+    // Queries apart: the parts share one, and the run is read again in one.
+    'apart.run': [...lines.slice(0, second), ...lines.slice(third), ...lines.slice(second, third)],
+    'crlf.run': lines.map((l) => `${l}\r`),
+    'comments.run': lines.flatMap((l, i) => (i % 97 === 0 ? ['# a comment', '', l] : [l])),
+  };
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), `${content.join('\n')}\n`);
+  const requests = [
+    ...manifest.cases.map((c) => [...c.args, c.qrels, c.run]),
+    ...SAME_BYTES.filter((args) => args.at(-1).endsWith('.run')),
+    ...Object.keys(files).flatMap((name) => [['-q', '-m', 'all_trec', 'trec_eval-10.0/qrels.test', join(dir, name)],
+      ['-q', '-c', '-m', 'official', 'trec_eval-10.0/qrels.test', join(dir, name)]]),
+  ];
+  let split = 0;
+  for (const args of requests) {
+    const one = spawnSync(native.command, args, { cwd: TREC, encoding: 'utf8' });
+    const two = spawnSync(native.command, args, { cwd: TREC, encoding: 'utf8', env: { ...process.env, NDCG_CALC_SPLIT_BYTES: '1' } });
+    assert.equal(two.stdout, one.stdout, args.join(' '));
+    assert.equal(two.stderr, one.stderr, args.join(' '));
+    assert.equal(two.status, one.status, args.join(' '));
+    split += one.status === 0 ? 1 : 0;
+  }
+  assert.ok(second > 0 && third > second);
+  assert.ok(split > 20);
+  const errors = spawnSync(native.command, ['-m', 'map', 'trec_eval-10.0/qrels.test', join(dir, 'errors.run')], { cwd: TREC, encoding: 'utf8', env: { ...process.env, NDCG_CALC_SPLIT_BYTES: '1' } });
+  assert.match(errors.stderr, new RegExp(`:${third + 6}:\\d+: score 'x' is not a number`));
+});
+
 test('a damaged gzipped run is an error naming the file, from both programs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-damaged-'));
   const run = join(dir, 'run.gz');

@@ -602,7 +602,8 @@ class Session {
 
   // One run read by two sessions side by side (two threads, or two instances of the core):
   // this one reads the run from its start up to a line where a query starts (query_boundary),
-  // `later` from that line to the end, after continue_run(that line's number); each reads the
+  // `later` from that line to the end, after continue_run(that line's number; any time before
+  // its run is fed); each reads the
   // qrels and finishes its run. absorb(later) then takes later's queries as if this session had
   // read them, so that result() is what one session reading the whole run gives, byte for byte.
   // It returns false, and the run must be read again by one session, when the parts cannot be
@@ -620,6 +621,7 @@ class Session {
   QrelsReader qrels_;
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<RunReader> run_;
+  std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
 };
 
 // Where, in `window` (bytes of a run from some offset on, starting anywhere in a line), a line
