@@ -13,6 +13,8 @@
 #include <numeric>
 #include <type_traits>
 
+#include "pack.hpp"
+
 namespace ndcg::compare {
 namespace {
 
@@ -561,67 +563,10 @@ namespace {
 
 constexpr std::string_view kPackMagic = "ndcg-cmp1";
 
-class Packer {
- public:
-  void bytes(const void* data, std::size_t size) {
-    out_.append(static_cast<const char*>(data), size);
-  }
-  template <class T>
-  void number(T value) {
-    static_assert(std::is_arithmetic_v<T>);
-    bytes(&value, sizeof value);  // the core runs on little-endian machines (wasm, x86, ARM)
-  }
-  void text(std::string_view s) {
-    number(static_cast<std::uint32_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Unpacker {
- public:
-  explicit Unpacker(std::string_view in) : in_(in) {}
-  bool ok() const { return ok_; }
-  bool at_end() const { return at_ == in_.size(); }
-  std::size_t left() const { return in_.size() - at_; }
-  std::string_view bytes(std::size_t size) {
-    if (!ok_ || size > left()) {
-      ok_ = false;
-      return {};
-    }
-    const std::string_view b = in_.substr(at_, size);
-    at_ += size;
-    return b;
-  }
-  template <class T>
-  T number() {
-    T value{};
-    const std::string_view b = bytes(sizeof value);
-    if (ok_) std::memcpy(&value, b.data(), sizeof value);
-    return value;
-  }
-  std::string text() { return std::string(bytes(number<std::uint32_t>())); }
-  // An enum stored as a byte, checked against its last value.
-  template <class E>
-  E choice(E last) {
-    const auto v = number<std::uint8_t>();
-    if (v > static_cast<std::uint8_t>(last)) ok_ = false;
-    return static_cast<E>(v);
-  }
-
- private:
-  std::string_view in_;
-  std::size_t at_ = 0;
-  bool ok_ = true;
-};
-
 }  // namespace
 
 std::string pack(const trec::Evaluation& evaluation) {
-  Packer p;
+  detail::Packer p;
   p.bytes(kPackMagic.data(), kPackMagic.size());
   p.number<std::uint8_t>(evaluation.ok ? 1 : 0);
   p.number<std::uint8_t>(evaluation.zscores ? 1 : 0);
@@ -643,16 +588,8 @@ std::string pack(const trec::Evaluation& evaluation) {
       p.number(c < q.values.size() ? q.values[c] : 0.0);
     }
   }
-  for (const std::vector<Diagnostic>* list : {&evaluation.errors, &evaluation.warnings}) {
-    p.number(static_cast<std::uint32_t>(list->size()));
-    for (const Diagnostic& d : *list) {
-      p.number(static_cast<std::uint8_t>(d.source));
-      p.number(d.line);
-      p.number(d.column);
-      p.text(d.message);
-      p.text(d.code);
-    }
-  }
+  p.diagnostics(evaluation.errors);
+  p.diagnostics(evaluation.warnings);
   return p.take();
 }
 
@@ -663,7 +600,7 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
                    "): evaluate it again with this version");
     return std::nullopt;
   };
-  Unpacker u(bytes);
+  detail::Unpacker u(bytes);
   if (u.bytes(kPackMagic.size()) != kPackMagic) return fail("it is not a packed evaluation");
   trec::Evaluation e;
   e.ok = u.number<std::uint8_t>() == 1;
@@ -695,24 +632,9 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
     for (std::uint32_t c = 0; c < columns; ++c) v.values.push_back(u.number<double>());
     e.per_query.push_back(std::move(v));
   }
-  // Its diagnostics, said where the comparison is reported. A code is one the core gives.
-  constexpr std::string_view kCodes[] = {"files-swapped", "judgments-unmatched"};
-  for (std::vector<Diagnostic>* list : {&e.errors, &e.warnings}) {
-    const auto count = u.number<std::uint32_t>();
-    if (!u.ok() || count > u.left() / 17) return fail("its diagnostics are cut short");
-    for (std::uint32_t i = 0; i < count && u.ok(); ++i) {
-      Diagnostic d;
-      d.source = u.choice(Source::working);
-      d.line = u.number<std::uint32_t>();
-      d.column = u.number<std::uint32_t>();
-      d.message = u.text();
-      const std::string code = u.text();
-      for (std::string_view known : kCodes) {
-        if (code == known) d.code = known;
-      }
-      list->push_back(std::move(d));
-    }
-  }
+  // Its diagnostics, said where the comparison is reported.
+  e.errors = u.diagnostics();
+  e.warnings = u.diagnostics();
   if (!u.ok() || !u.at_end()) return fail("its length does not match its contents");
   for (std::size_t q = 1; q < e.per_query.size(); ++q) {
     if (!(e.per_query[q - 1].qid < e.per_query[q].qid)) {

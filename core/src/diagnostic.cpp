@@ -4,6 +4,17 @@
 
 namespace ndcg {
 
+std::string_view known_code(std::string_view code) {
+  static constexpr std::string_view kCodes[] = {
+      "files-swapped",     "first-parameters",    "fraction-cutoff",
+      "gain-order",        "judgments-unmatched", "merged-cutoffs",
+      "rbp-uninitialised", "scores-tied",         "shared-gains"};
+  for (const std::string_view known : kCodes) {
+    if (code == known) return known;
+  }
+  return {};
+}
+
 std::string_view source_name(Source source) {
   switch (source) {
     case Source::ranking:

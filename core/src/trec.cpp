@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "ndcg/options.hpp"
+#include "pack.hpp"
 #include "trec_measures.hpp"
 #include "trec_prefs.hpp"
 
@@ -432,43 +433,68 @@ void Evaluator::add(const QueryRun& run) {
   }
 }
 
-bool Evaluator::absorb(Evaluator& later) {
+void Evaluator::part(RunPart& out) {
+  out.results = std::move(results_);
+  results_.clear();
+  out.results_sorted = results_sorted_;
+  out.runs_without_qrels.assign(runs_without_qrels_.begin(), runs_without_qrels_.end());
+  out.negative_only = negative_only_;
+  out.negative_only_count = negative_only_count_;
+  out.overflow_reported = overflow_reported_;
+  out.gain_order_reported = gain_order_reported_;
+  out.err_grade_reported = err_grade_reported_;
+  // Positions after what every evaluator says at its start, which the part leaves out.
+  const auto after = [](std::size_t at, std::size_t initial) {
+    return at == SIZE_MAX ? SIZE_MAX : at - initial;
+  };
+  out.overflow_at = after(overflow_at_, initial_errors_);
+  out.err_grade_at = after(err_grade_at_, initial_errors_);
+  out.gain_order_at = after(gain_order_at_, initial_warnings_);
+  out.errors.assign(errors_.items().begin() + static_cast<std::ptrdiff_t>(initial_errors_),
+                    errors_.items().end());
+  out.warnings.assign(warnings_.items().begin() + static_cast<std::ptrdiff_t>(initial_warnings_),
+                      warnings_.items().end());
+  out.lists_whole =
+      errors_.size() == errors_.items().size() && warnings_.size() == warnings_.items().size();
+  out.kept = kept_;
+}
+
+bool Evaluator::absorb(RunPart& later) {
   const auto whole = [](const DiagnosticList& list) { return list.size() == list.items().size(); };
-  const std::size_t kept = kept_ + later.kept_;
-  if (!whole(errors_) || !whole(warnings_) || !whole(later.errors_) || !whole(later.warnings_) ||
-      errors_.items().size() + later.errors_.items().size() >= DiagnosticList::kDefaultLimit ||
-      warnings_.items().size() + later.warnings_.items().size() >= DiagnosticList::kDefaultLimit ||
-      kept > options_.results_memory_limit) {
+  const std::size_t kept = kept_ + later.kept;
+  if (!whole(errors_) || !whole(warnings_) || !later.lists_whole ||
+      errors_.items().size() + later.errors.size() >= DiagnosticList::kDefaultLimit ||
+      warnings_.items().size() + later.warnings.size() >= DiagnosticList::kDefaultLimit ||
+      kept > options_.results_memory_limit || kept < kept_) {
     return false;
   }
-  if (!later.results_.empty()) {
-    results_sorted_ = results_sorted_ && later.results_sorted_ &&
-                      (results_.empty() || results_.back().qid < later.results_.front().qid);
-    results_.insert(results_.end(), std::make_move_iterator(later.results_.begin()),
-                    std::make_move_iterator(later.results_.end()));
-    later.results_.clear();
+  if (!later.results.empty()) {
+    results_sorted_ = results_sorted_ && later.results_sorted &&
+                      (results_.empty() || results_.back().qid < later.results.front().qid);
+    results_.insert(results_.end(), std::make_move_iterator(later.results.begin()),
+                    std::make_move_iterator(later.results.end()));
+    later.results.clear();
   }
-  runs_without_qrels_.insert(later.runs_without_qrels_.begin(), later.runs_without_qrels_.end());
-  for (const std::string& qid : later.negative_only_) {
+  runs_without_qrels_.insert(later.runs_without_qrels.begin(), later.runs_without_qrels.end());
+  for (const std::string& qid : later.negative_only) {
     if (negative_only_.size() < 8) negative_only_.push_back(qid);
   }
-  negative_only_count_ += later.negative_only_count_;
+  negative_only_count_ += later.negative_only_count;
   // What is said once is said by the part that met it first.
-  const auto take = [](DiagnosticList& into, const DiagnosticList& from, std::size_t first,
+  const auto take = [](DiagnosticList& into, const std::vector<Diagnostic>& from,
                        std::initializer_list<std::pair<std::size_t, bool>> skipped) {
-    for (std::size_t i = first; i < from.items().size(); ++i) {
+    for (std::size_t i = 0; i < from.size(); ++i) {
       bool skip = false;
       for (const auto& [at, said] : skipped) skip = skip || (i == at && said);
-      if (!skip) into.add(from.items()[i]);
+      if (!skip) into.add(from[i]);
     }
   };
-  take(errors_, later.errors_, later.initial_errors_,
-       {{later.overflow_at_, overflow_reported_}, {later.err_grade_at_, err_grade_reported_}});
-  take(warnings_, later.warnings_, later.initial_warnings_,
-       {{later.gain_order_at_, gain_order_reported_}});
-  overflow_reported_ = overflow_reported_ || later.overflow_reported_;
-  err_grade_reported_ = err_grade_reported_ || later.err_grade_reported_;
-  gain_order_reported_ = gain_order_reported_ || later.gain_order_reported_;
+  take(errors_, later.errors,
+       {{later.overflow_at, overflow_reported_}, {later.err_grade_at, err_grade_reported_}});
+  take(warnings_, later.warnings, {{later.gain_order_at, gain_order_reported_}});
+  overflow_reported_ = overflow_reported_ || later.overflow_reported;
+  err_grade_reported_ = err_grade_reported_ || later.err_grade_reported;
+  gain_order_reported_ = gain_order_reported_ || later.gain_order_reported;
   kept_ = kept;
   return true;
 }
@@ -1021,18 +1047,140 @@ void Session::continue_run(std::uint32_t first_line) {
   if (run_) run_->continue_from_line(first_line);
 }
 
+namespace {
+
+constexpr std::string_view kPartMagic = "ndcg-part1";
+
+}  // namespace
+
 bool Session::absorb(Session& later) {
+  RunPart part;
+  later.run_->part(part);
+  later.evaluator_->part(part);
+  return absorb_part(part);
+}
+
+bool Session::absorb_part(RunPart& later) {
   RunReader& reader = *run_;
-  const RunReader& other = *later.run_;
-  if (!can_split() || reader.regroup_needed() || other.regroup_needed() || reader.stopped() ||
-      other.stopped() || reader.shares_query_with(other)) {
+  if (!can_split() || reader.regroup_needed() || later.regroup_needed || reader.stopped() ||
+      later.stopped || !later.reader_errors_whole || reader.shares_query_with(later)) {
     return false;
   }
   // One reader hands over no query once it has met an error: the later part's evaluations count
   // only when this part read without one.
-  if (reader.errors().empty() && !evaluator_->absorb(*later.evaluator_)) return false;
-  reader.absorb(other);
+  if (reader.errors().empty() && !evaluator_->absorb(later)) return false;
+  reader.absorb(later);
   return true;
+}
+
+std::string Session::pack_part() {
+  RunPart part;
+  run_->part(part);
+  evaluator_->part(part);
+  detail::Packer p;
+  p.bytes(kPartMagic.data(), kPartMagic.size());
+  const auto flag = [&](bool b) { p.number<std::uint8_t>(b ? 1 : 0); };
+  const auto index = [&](std::size_t at) {
+    p.number<std::uint64_t>(at == SIZE_MAX ? UINT64_MAX : static_cast<std::uint64_t>(at));
+  };
+  const auto texts = [&](const std::vector<std::string>& list) {
+    p.number(static_cast<std::uint32_t>(list.size()));
+    for (const std::string& t : list) p.text(t);
+  };
+  flag(part.regroup_needed);
+  flag(part.stopped);
+  p.text(part.run_tag);
+  p.number(static_cast<std::uint64_t>(part.queries.size()));
+  for (const std::uint64_t h : part.queries) p.number(h);
+  p.diagnostics(part.reader_errors);
+  flag(part.reader_errors_whole);
+  p.number(static_cast<std::uint64_t>(part.results.size()));
+  for (const QueryValues& q : part.results) {
+    p.text(q.qid);
+    p.number(static_cast<std::uint32_t>(q.values.size()));
+    for (const double v : q.values) p.number(v);
+    texts(q.texts);
+  }
+  flag(part.results_sorted);
+  texts(part.runs_without_qrels);
+  texts(part.negative_only);
+  p.number(static_cast<std::uint64_t>(part.negative_only_count));
+  flag(part.overflow_reported);
+  flag(part.gain_order_reported);
+  flag(part.err_grade_reported);
+  index(part.overflow_at);
+  index(part.gain_order_at);
+  index(part.err_grade_at);
+  p.diagnostics(part.errors);
+  p.diagnostics(part.warnings);
+  flag(part.lists_whole);
+  p.number(static_cast<std::uint64_t>(part.kept));
+  return p.take();
+}
+
+bool Session::absorb_packed(std::string_view bytes) {
+  detail::Unpacker u(bytes);
+  if (u.bytes(kPartMagic.size()) != kPartMagic) return false;
+  RunPart part;
+  const auto flag = [&] { return u.number<std::uint8_t>() == 1; };
+  const auto index = [&]() -> std::size_t {
+    const auto v = u.number<std::uint64_t>();
+    return v == UINT64_MAX || v > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(v);
+  };
+  const auto count = [&](std::size_t least_bytes) -> std::size_t {
+    const auto n = u.number<std::uint64_t>();
+    if (u.ok() && n <= u.left() / least_bytes) return static_cast<std::size_t>(n);
+    u.fail();
+    return 0;
+  };
+  const auto texts = [&] {
+    std::vector<std::string> list;
+    const auto n = u.number<std::uint32_t>();
+    if (!u.ok() || n > u.left() / 4) {
+      u.fail();
+      return list;
+    }
+    for (std::uint32_t i = 0; i < n && u.ok(); ++i) list.push_back(u.text());
+    return list;
+  };
+  part.regroup_needed = flag();
+  part.stopped = flag();
+  part.run_tag = u.text();
+  const std::size_t queries = count(8);
+  for (std::size_t i = 0; i < queries && u.ok(); ++i)
+    part.queries.push_back(u.number<std::uint64_t>());
+  part.reader_errors = u.diagnostics();
+  part.reader_errors_whole = flag();
+  const std::size_t results = count(12);
+  for (std::size_t i = 0; i < results && u.ok(); ++i) {
+    QueryValues q;
+    q.qid = u.text();
+    const auto values = u.number<std::uint32_t>();
+    if (!u.ok() || values > u.left() / 8) return false;
+    for (std::uint32_t v = 0; v < values; ++v) q.values.push_back(u.number<double>());
+    q.texts = texts();
+    part.results.push_back(std::move(q));
+  }
+  part.results_sorted = flag();
+  part.runs_without_qrels = texts();
+  part.negative_only = texts();
+  part.negative_only_count = static_cast<std::size_t>(u.number<std::uint64_t>());
+  part.overflow_reported = flag();
+  part.gain_order_reported = flag();
+  part.err_grade_reported = flag();
+  part.overflow_at = index();
+  part.gain_order_at = index();
+  part.err_grade_at = index();
+  part.errors = u.diagnostics();
+  part.warnings = u.diagnostics();
+  part.lists_whole = flag();
+  part.kept = static_cast<std::size_t>(u.number<std::uint64_t>());
+  if (!u.ok() || !u.at_end()) return false;
+  // Each query's values are one per column, as here.
+  for (const QueryValues& q : part.results) {
+    if (q.values.size() != evaluator_->columns().size()) return false;
+  }
+  return absorb_part(part);
 }
 
 Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,

@@ -539,19 +539,29 @@ void RunReader::continue_from_line(std::uint32_t first_line) {
   any_line_ = true;  // the file's first line, and whether it has any, are the first part's
 }
 
-bool RunReader::shares_query_with(const RunReader& other) const {
-  for (const std::uint64_t h : other.closed_) {
-    if (h != 0 && closed_contains(h)) return true;
+bool RunReader::shares_query_with(const RunPart& later) const {
+  for (const std::uint64_t h : later.queries) {
+    if (closed_contains(h)) return true;
   }
   return false;
 }
 
-void RunReader::absorb(const RunReader& later) {
-  errors_.append(later.errors_);
-  if (!later.run_tag_.empty()) run_tag_ = later.run_tag_;
-  for (const std::uint64_t h : later.closed_) {
-    if (h != 0) closed_insert(h);
+void RunReader::part(RunPart& out) const {
+  out.regroup_needed = regroup_needed_;
+  out.stopped = stopped_;
+  out.run_tag = run_tag_;
+  out.queries.clear();
+  for (const std::uint64_t h : closed_) {
+    if (h != 0) out.queries.push_back(h);
   }
+  out.reader_errors = errors_.items();
+  out.reader_errors_whole = errors_.size() == errors_.items().size();
+}
+
+void RunReader::absorb(const RunPart& later) {
+  for (const Diagnostic& d : later.reader_errors) errors_.add(d);
+  if (!later.run_tag.empty()) run_tag_ = later.run_tag;
+  for (const std::uint64_t h : later.queries) closed_insert(h);
 }
 
 void RunReader::close_current() {

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -94,7 +95,8 @@ namespace {
 // The run read by two sessions, split at byte `at` (a line start): the result when the two
 // parts join (Session::absorb), else nullopt.
 std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_view run,
-                                         const EvalOptions& options, std::size_t at) {
+                                         const EvalOptions& options, std::size_t at,
+                                         bool packed = false) {
   LineSplitter counter;
   counter.feed(run.substr(0, at), [](std::string_view, std::uint32_t) {});
   Session first(options);
@@ -107,7 +109,8 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
   first.feed_run(run.substr(0, at));
   later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
-  if (later.finish_run() || regroup || !first.absorb(later)) return std::nullopt;
+  if (later.finish_run() || regroup) return std::nullopt;
+  if (!(packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) return std::nullopt;
   return first.result();
 }
 
@@ -145,6 +148,14 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     const bool query_starts = query_starts_at(run, at + 1);
     const std::optional<Evaluation> split = evaluate_split(qrels, run, options, at + 1);
     joined += split ? 1 : 0;
+    // The same part carried as bytes (another instance of the core) joins the same way.
+    const std::optional<Evaluation> carried = evaluate_split(qrels, run, options, at + 1, true);
+    CHECK(carried.has_value() == split.has_value());
+    if (carried && split) {
+      CHECK(described(carried->errors) == described(split->errors));
+      CHECK(described(carried->warnings) == described(split->warnings));
+      if (split->ok) CHECK(format_trec(*carried, true) == format_trec(*split, true));
+    }
     if (query_starts && grouped) REQUIRE(split);
     if (!split) continue;
     CHECK(split->ok == whole.ok);
@@ -195,6 +206,34 @@ TEST_CASE("a run split at a query boundary and read by two sessions gives one se
       CHECK(described(split->warnings) == described(whole.warnings));
     }
     CHECK(splits == 2);  // before 302 and before 303
+  }
+  // Bytes that are not a later part: no join, whatever they are.
+  {
+    const Request request = parse_args(nlohmann::json(std::vector<std::string>{"-m", "map"}));
+    Session first(request.options);
+    Session later(request.options);
+    for (Session* s : {&first, &later}) {
+      s->feed_qrels(qrels);
+      s->finish_qrels();
+    }
+    const std::size_t at = run.find("\n303") + 1;
+    first.feed_run(std::string_view(run).substr(0, at));
+    later.continue_run(static_cast<std::uint32_t>(std::count(run.begin(), run.begin() + at, '\n')) +
+                       1);
+    later.feed_run(std::string_view(run).substr(at));
+    REQUIRE_FALSE(first.finish_run());
+    REQUIRE_FALSE(later.finish_run());
+    const std::string bytes = later.pack_part();
+    for (std::size_t n = 0; n < bytes.size(); n += 7) {
+      Session copy(request.options);
+      copy.feed_qrels(qrels);
+      copy.finish_qrels();
+      copy.feed_run(std::string_view(run).substr(0, at));
+      REQUIRE_FALSE(copy.finish_run());
+      CHECK_FALSE(copy.absorb_packed(std::string_view(bytes).substr(0, n)));
+    }
+    CHECK_FALSE(first.absorb_packed("not a part"));
+    CHECK(first.absorb_packed(bytes));
   }
   // Options that keep one session (an explanation, -D, spans) are not split.
   EvalOptions explained;

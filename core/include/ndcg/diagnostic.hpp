@@ -20,6 +20,11 @@ enum class Source : std::uint8_t { ranking, judgments, options, qrels, run, work
 // "ranking", "judgments", "options", "qrels", "run" or "working": the names the JS API uses.
 std::string_view source_name(Source source);
 
+// `code` as a view of the core's own copy when it is a code the core gives
+// ("judgments-unmatched", "files-swapped", ...), else empty: for diagnostics read back from
+// bytes. A new code is added to its list in diagnostic.cpp.
+std::string_view known_code(std::string_view code);
+
 struct Diagnostic {
   Source source = Source::ranking;
   std::uint32_t line = 0;    // 1-based; 0 = not tied to one line

@@ -42,6 +42,7 @@ namespace ndcg::trec {
 // Qrels
 
 struct JudgmentGroup;
+struct RunPart;  // the later part of a run split between two sessions (Session::absorb)
 
 // What the relevance file holds (trec_eval's -R):
 enum class RelFormat : std::uint8_t {
@@ -259,12 +260,13 @@ class RunReader {
   void continue_from_line(std::uint32_t first_line);
   // Whether this reader stopped reading (a memory limit, or a qrels file given as the run).
   bool stopped() const { return stopped_; }
-  // Whether a query was handed over by both this reader and `other` (by their ids' hashes: a
-  // collision only says yes wrongly, about once in 10^10).
-  bool shares_query_with(const RunReader& other) const;
-  // Takes what `later`, the reader of the part of the same run after this one's, kept: its
-  // errors, the run's tag, that lines were read. Its queries were handed over by it.
-  void absorb(const RunReader& later);
+  // Whether a query was handed over by both this reader and the later part's (by their ids'
+  // hashes: a collision only says yes wrongly, about once in 10^10).
+  bool shares_query_with(const RunPart& later) const;
+  // Puts what this reader of a later part kept into `out`; takes what the reader of the part
+  // after this one's kept: its errors, the run's tag, its queries' ids.
+  void part(RunPart& out) const;
+  void absorb(const RunPart& later);
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
   const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
@@ -488,6 +490,33 @@ struct QueryValues {
   std::vector<std::string> texts;  // one per column when a column is text (relstring), else empty
 };
 
+// What the session of a later part of a split run kept (Session::absorb): its reader's state
+// and its evaluator's, relative to what any evaluator says at its start.
+struct RunPart {
+  bool regroup_needed = false;
+  bool stopped = false;
+  std::string run_tag;
+  std::vector<std::uint64_t> queries;  // the ids' hashes of the queries handed over
+  std::vector<Diagnostic> reader_errors;
+  bool reader_errors_whole = true;   // none dropped past the list's limit
+  std::vector<QueryValues> results;  // in the order evaluated
+  bool results_sorted = true;
+  std::vector<std::string> runs_without_qrels;
+  std::vector<std::string> negative_only;
+  std::size_t negative_only_count = 0;
+  bool overflow_reported = false;
+  bool gain_order_reported = false;
+  bool err_grade_reported = false;
+  // Where those are in errors and warnings (SIZE_MAX: not there).
+  std::size_t overflow_at = SIZE_MAX;
+  std::size_t gain_order_at = SIZE_MAX;
+  std::size_t err_grade_at = SIZE_MAX;
+  std::vector<Diagnostic> errors;  // the evaluator's, after those of its start
+  std::vector<Diagnostic> warnings;
+  bool lists_whole = true;
+  std::size_t kept = 0;
+};
+
 struct Evaluation {
   bool ok = false;
   std::vector<Column> columns;
@@ -522,10 +551,12 @@ class Evaluator {
 
   void add(const QueryRun& run);
   Evaluation finish(const RunReader& reader);
-  // Takes the queries `later` evaluated, from the part of the same run after this one's, as if
-  // this one had (Session::absorb). False, changing nothing, when that would not give what one
-  // evaluator gives: more diagnostics than a list keeps, or more results than memory allows.
-  bool absorb(Evaluator& later);
+  // Moves what this evaluator of a later part kept into `out`; takes the queries evaluated in
+  // the part of the same run after this one's, as if this one had (Session::absorb). False,
+  // changing nothing, when that would not give what one evaluator gives: more diagnostics than
+  // a list keeps, or more results than memory allows.
+  void part(RunPart& out);
+  bool absorb(RunPart& later);
 
   const std::vector<Column>& columns() const { return columns_; }
 
@@ -613,6 +644,11 @@ class Session {
   bool can_split() const;
   void continue_run(std::uint32_t first_line);
   bool absorb(Session& later);
+  // The same across instances of the core (workers): the later session packs its part as bytes
+  // (little-endian, starting "ndcg-part1"), and this one absorbs them. False also for bytes that
+  // are not such a part (cut short, from another version): the run is then read in one.
+  std::string pack_part();
+  bool absorb_packed(std::string_view bytes);
 
  private:
   void start_run(bool buffer_all);
@@ -622,6 +658,8 @@ class Session {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<RunReader> run_;
   std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
+
+  bool absorb_part(RunPart& later);
 };
 
 // Where, in `window` (bytes of a run from some offset on, starting anywhere in a line), a line
