@@ -669,6 +669,71 @@ export function makeCalculator(firstCore, { restart } = {}) {
      * read a second time. `onProgress({ file, bytes })` follows the reading. An error while
      * reading (a file that cannot be read) is an error value naming the file.
      */
+    /**
+     * The later part of a run split between two instances of the core (workers), read here:
+     * the qrels, then the run's chunks from a line where a query starts (queryBoundary), that
+     * line numbered `firstLine` (countLines of the bytes before it, plus one; or a promise of
+     * it, awaited once the qrels are read, so that they are read while it is counted). Resolves
+     * { packed }: the part as bytes for the first part's evaluateStreams({ split }), or null when
+     * it cannot be joined (its queries need regrouping, or the options keep one instance).
+     */
+    async evaluateLaterPart(request) {
+      const { qrels, run, firstLine, onProgress } = request ?? {};
+      if (typeof qrels !== 'function' || typeof run !== 'function' || firstLine === undefined) {
+        throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } and the part\'s first line number');
+      }
+      const args = sessionArguments(request);
+      if (core === null) return { packed: null };
+      let session;
+      try {
+        session = new core.TrecSession(...args);
+        if (!session.canSplit()) return { packed: null };
+        for await (const chunk of qrels()) chunkFeeder(core, session, 'feedQrelsBuffer')(chunk);
+        session.finishQrels();
+        const line = await firstLine;
+        if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
+        session.continueRun(line);
+        const feed = chunkFeeder(core, session, 'feedRunBuffer');
+        let bytes = 0;
+        for await (const chunk of run()) {
+          feed(chunk);
+          bytes += chunk.length;
+          onProgress?.({ file: 'run', bytes });
+        }
+        return { packed: session.finishRun() ? null : session.packPart() };
+      } catch (error) {
+        if (error instanceof CalculatorUsageError) throw error;
+        // The first part's session reads the whole run again, and reports what fails.
+        return { packed: null };
+      } finally {
+        if (session) closeSession(session);
+      }
+    },
+
+    /**
+     * Where, in `window` (bytes of a run from any offset, starting anywhere in a line), a line
+     * starts whose query differs from the line before's: its offset in the window, or null.
+     */
+    queryBoundary(window) {
+      if (!(window instanceof Uint8Array)) throw new CalculatorUsageError('queryBoundary() takes a Uint8Array');
+      if (core === null) return null;
+      const at = core.queryBoundary(window);
+      return at < 0 ? null : at;
+    },
+
+    /** The lines of a text in chunks, counted as the readers count them (LF, CRLF, a lone CR). */
+    async countLines(open) {
+      if (typeof open !== 'function') throw new CalculatorUsageError('countLines() takes a function that returns chunks');
+      const counter = new core.LineCounter();
+      try {
+        const feed = chunkFeeder(core, counter, 'feedBuffer');
+        for await (const chunk of open()) feed(chunk);
+        return counter.lines();
+      } finally {
+        counter.delete();
+      }
+    },
+
     async evaluateStreams(request) {
       const { qrels, run, onProgress } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function') {
@@ -694,9 +759,31 @@ export function makeCalculator(firstCore, { restart } = {}) {
         };
         await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
         session.finishQrels();
-        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
-        do {
+        let feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        const { split } = request;
+        if (split && session.canSplit()) {
+          // This session reads the first part; the later part, read elsewhere, joins it, or the
+          // whole run is read again here.
           await read('run', run, feedRun);
+          const regroup = session.finishRun();
+          reading = null;
+          const later = regroup ? null : await split.later;
+          let joined = false;
+          if (later instanceof Uint8Array) {
+            const at = session.chunkBuffer(later.length);
+            core.HEAPU8.set(later, at);
+            joined = session.absorbPart(later.length);
+          }
+          if (joined) return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
+          closeSession(session);
+          session = new core.TrecSession(...args);
+          await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
+          session.finishQrels();
+          feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        }
+        const whole = split ? split.whole : run;
+        do {
+          await read('run', whole, feedRun);
         } while (session.finishRun());
         reading = null;
         return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);

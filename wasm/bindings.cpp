@@ -480,6 +480,21 @@ class TrecSession : public FedSession {
   TrecSession(const val& measures, const val& options)
       : TrecSession(evaluation_configured(measures, options)) {}
 
+  // A run split between two instances (trec.hpp's Session::absorb): whether these options
+  // allow it; this session reads a later part from line `first_line`; its part as bytes; and
+  // the later part's bytes (written into chunkBuffer(size)) absorbed by the first part's session.
+  bool canSplit() const { return option_errors_.empty() && session_->can_split(); }
+  void continueRun(double first_line) {
+    session_->continue_run(static_cast<std::uint32_t>(first_line));
+  }
+  val packPart() {
+    const std::string bytes = session_->pack_part();
+    return val(emscripten::typed_memory_view(bytes.size(),
+                                             reinterpret_cast<const std::uint8_t*>(bytes.data())))
+        .call<val>("slice");
+  }
+  bool absorbPart(std::size_t size) { return session_->absorb_packed(buffered(size)); }
+
   val result() {
     val out = val::object();
     if (!option_errors_.empty()) {
@@ -740,6 +755,30 @@ class CompareSession : public FedSession {
   std::vector<std::string> names_;
 };
 
+// trec.hpp's query_boundary over bytes (a Uint8Array): the offset, or -1 for none.
+double query_boundary(const std::string& window) {
+  const std::optional<std::size_t> at = ndcg::trec::query_boundary(window);
+  return at ? static_cast<double>(*at) : -1;
+}
+
+// Lines counted as the readers count them (LF, CRLF or a lone CR end one), fed in chunks.
+// Chunks come in as a session's do: written into chunkBuffer(size), then feedBuffer(size).
+class LineCounter {
+ public:
+  std::uintptr_t chunkBuffer(std::size_t size) {
+    if (size > buffer_.size()) buffer_.resize(size);
+    return reinterpret_cast<std::uintptr_t>(buffer_.data());
+  }
+  void feedBuffer(std::size_t size) {
+    lines_.feed(std::string_view(buffer_).substr(0, size), [](std::string_view, std::uint32_t) {});
+  }
+  double lines() const { return lines_.lines_emitted(); }
+
+ private:
+  std::string buffer_;
+  ndcg::LineSplitter lines_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ndcg_core) {
@@ -749,6 +788,12 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("measureNicknames", &measure_nicknames);
   emscripten::function("compareConventions", &compare_conventions);
   emscripten::function("checkWorking", &check_working);
+  emscripten::function("queryBoundary", &query_boundary);
+  emscripten::class_<LineCounter>("LineCounter")
+      .constructor<>()
+      .function("chunkBuffer", &LineCounter::chunkBuffer)
+      .function("feedBuffer", &LineCounter::feedBuffer)
+      .function("lines", &LineCounter::lines);
   emscripten::class_<FedSession>("FedSession")
       .function("finishQrels", &FedSession::finishQrels)
       .function("chunkBuffer", &FedSession::chunkBuffer)
@@ -757,6 +802,10 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("finishRun", &FedSession::finishRun);
   emscripten::class_<TrecSession, emscripten::base<FedSession>>("TrecSession")
       .constructor<const val&, const val&>()
+      .function("canSplit", &TrecSession::canSplit)
+      .function("continueRun", &TrecSession::continueRun)
+      .function("packPart", &TrecSession::packPart)
+      .function("absorbPart", &TrecSession::absorbPart)
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE

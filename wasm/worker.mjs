@@ -1,0 +1,38 @@
+// A thread of ndcg-calc (wasm/cli.mjs), with its own instance of the core. `task` says what it
+// does: 'compare', evaluate its share of a comparison's runs and hand each back evaluated and
+// packed (calc.evaluateForComparison); 'later-part', read the later part of a run split between
+// two threads and hand it back packed (calc.evaluateLaterPart). It reports its reading.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createReadStream } from 'node:fs';
+
+import { opener } from './files.mjs';
+import { createCalculator } from './index.mjs';
+
+const progress = (p) => parentPort.postMessage({ type: 'progress', progress: p });
+const calc = await createCalculator();
+
+if (workerData.task === 'later-part') {
+  const { qrelsPath, runPath, from, measures, options } = workerData;
+  // The part's first line number comes once the other thread has counted the lines before it.
+  const firstLine = new Promise((resolve) => parentPort.once('message', (m) => resolve(m.firstLine)));
+  const result = await calc.evaluateLaterPart({
+    qrels: await opener(qrelsPath),
+    run: () => createReadStream(runPath, { start: from, highWaterMark: 1 << 20 }),
+    firstLine,
+    measures,
+    options,
+    onProgress: progress,
+  });
+  parentPort.postMessage({ type: 'done', result }, result.packed ? [result.packed.buffer] : []);
+} else {
+  const { qrelsPath, runs, measures, options } = workerData;
+  const result = await calc.evaluateForComparison({
+    qrels: await opener(qrelsPath),
+    runs: new Map(await Promise.all(runs.map(async ({ name, path }) => [name, await opener(path)]))),
+    measures,
+    options,
+    onProgress: progress,
+  });
+  const packed = Object.values(result.runs ?? {}).map((r) => r.packed.buffer);
+  parentPort.postMessage({ type: 'done', result }, packed);
+}
