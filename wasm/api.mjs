@@ -133,7 +133,7 @@ const PART = 1 << 22;
  * wellFormed does). A long chunk goes in parts of at most PART bytes, text never cut inside a
  * surrogate pair.
  */
-function chunkFeeder(core, session, feedBuffer) {
+export function chunkFeeder(core, session, feedBuffer) {
   return (chunk) => {
     if (typeof chunk === 'string') {
       for (let i = 0; i < chunk.length;) {
@@ -157,7 +157,7 @@ function chunkFeeder(core, session, feedBuffer) {
   };
 }
 
-function isChunk(value) {
+export function isChunk(value) {
   return typeof value === 'string' || value instanceof Uint8Array;
 }
 
@@ -172,7 +172,7 @@ function chunksOf(input, what) {
   throw new CalculatorUsageError(`${what} must be a string, a Uint8Array, or an array of them`);
 }
 
-function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff, explainMeasure }) {
+export function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff, explainMeasure }) {
   if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
     throw new CalculatorUsageError('measures must be an array of names such as ["ndcg_cut.10", "map"]');
   }
@@ -198,7 +198,7 @@ function shapeSpans({ qrelsSpans, runSpans }) {
   return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
 }
 
-function shapeEvaluation(raw, session, trecText, commandLine) {
+export function shapeEvaluation(raw, session, trecText, commandLine) {
   // What ndcg-calc prints for this result, formatted by the core (ndcg/cli.hpp).
   const printed = commandLine
     ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName)
@@ -321,7 +321,7 @@ function coreFailure(error, source, restarted, where = '') {
  * promise of a fresh instance: after the core fails (a wasm trap or abort leaves an instance
  * unusable) the calculator replaces it, and the failing call returns an error value.
  */
-export function makeCalculator(firstCore, { restart } = {}) {
+export function makeCalculator(firstCore, { restart, extend } = {}) {
   let core = firstCore;
   let restarting = null;
   let presetList = null;  // read from the core once, on first use
@@ -451,7 +451,7 @@ export function makeCalculator(firstCore, { restart } = {}) {
     }
   };
 
-  return Object.freeze({
+  const calculator = {
     /** The presets: [{ name, label, options, citation }], in the order a menu lists them. */
     presets() {
       if (presetList === null && core !== null) {
@@ -669,71 +669,6 @@ export function makeCalculator(firstCore, { restart } = {}) {
      * read a second time. `onProgress({ file, bytes })` follows the reading. An error while
      * reading (a file that cannot be read) is an error value naming the file.
      */
-    /**
-     * The later part of a run split between two instances of the core (workers), read here:
-     * the qrels, then the run's chunks from a line where a query starts (queryBoundary), that
-     * line numbered `firstLine` (countLines of the bytes before it, plus one; or a promise of
-     * it, awaited once the qrels are read, so that they are read while it is counted). Resolves
-     * { packed }: the part as bytes for the first part's evaluateStreams({ split }), or null when
-     * it cannot be joined (its queries need regrouping, or the options keep one instance).
-     */
-    async evaluateLaterPart(request) {
-      const { qrels, run, firstLine, onProgress } = request ?? {};
-      if (typeof qrels !== 'function' || typeof run !== 'function' || firstLine === undefined) {
-        throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } and the part\'s first line number');
-      }
-      const args = sessionArguments(request);
-      if (core === null) return { packed: null };
-      let session;
-      try {
-        session = new core.TrecSession(...args);
-        if (!session.canSplit()) return { packed: null };
-        for await (const chunk of qrels()) chunkFeeder(core, session, 'feedQrelsBuffer')(chunk);
-        session.finishQrels();
-        const line = await firstLine;
-        if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
-        session.continueRun(line);
-        const feed = chunkFeeder(core, session, 'feedRunBuffer');
-        let bytes = 0;
-        for await (const chunk of run()) {
-          feed(chunk);
-          bytes += chunk.length;
-          onProgress?.({ file: 'run', bytes });
-        }
-        return { packed: session.finishRun() ? null : session.packPart() };
-      } catch (error) {
-        if (error instanceof CalculatorUsageError) throw error;
-        // The first part's session reads the whole run again, and reports what fails.
-        return { packed: null };
-      } finally {
-        if (session) closeSession(session);
-      }
-    },
-
-    /**
-     * Where, in `window` (bytes of a run from any offset, starting anywhere in a line), a line
-     * starts whose query differs from the line before's: its offset in the window, or null.
-     */
-    queryBoundary(window) {
-      if (!(window instanceof Uint8Array)) throw new CalculatorUsageError('queryBoundary() takes a Uint8Array');
-      if (core === null) return null;
-      const at = core.queryBoundary(window);
-      return at < 0 ? null : at;
-    },
-
-    /** The lines of a text in chunks, counted as the readers count them (LF, CRLF, a lone CR). */
-    async countLines(open) {
-      if (typeof open !== 'function') throw new CalculatorUsageError('countLines() takes a function that returns chunks');
-      const counter = new core.LineCounter();
-      try {
-        const feed = chunkFeeder(core, counter, 'feedBuffer');
-        for await (const chunk of open()) feed(chunk);
-        return counter.lines();
-      } finally {
-        counter.delete();
-      }
-    },
-
     async evaluateStreams(request) {
       const { qrels, run, onProgress } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function') {
@@ -759,31 +694,9 @@ export function makeCalculator(firstCore, { restart } = {}) {
         };
         await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
         session.finishQrels();
-        let feedRun = chunkFeeder(core, session, 'feedRunBuffer');
-        const { split } = request;
-        if (split && session.canSplit()) {
-          // This session reads the first part; the later part, read elsewhere, joins it, or the
-          // whole run is read again here.
-          await read('run', run, feedRun);
-          const regroup = session.finishRun();
-          reading = null;
-          const later = regroup ? null : await split.later;
-          let joined = false;
-          if (later instanceof Uint8Array) {
-            const at = session.chunkBuffer(later.length);
-            core.HEAPU8.set(later, at);
-            joined = session.absorbPart(later.length);
-          }
-          if (joined) return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
-          closeSession(session);
-          session = new core.TrecSession(...args);
-          await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
-          session.finishQrels();
-          feedRun = chunkFeeder(core, session, 'feedRunBuffer');
-        }
-        const whole = split ? split.whole : run;
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
         do {
-          await read('run', whole, feedRun);
+          await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
         return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
@@ -800,5 +713,10 @@ export function makeCalculator(firstCore, { restart } = {}) {
         if (session) closeSession(session);
       }
     },
-  });
+  };
+  // Methods of one entry point only (wasm/split.mjs, Node's): they reach the core through these.
+  if (extend) {
+    Object.assign(calculator, extend({ core: () => core, calculator: () => calculator, unavailable, closeSession }));
+  }
+  return Object.freeze(calculator);
 }

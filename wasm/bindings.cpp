@@ -480,10 +480,13 @@ class TrecSession : public FedSession {
   TrecSession(const val& measures, const val& options)
       : TrecSession(evaluation_configured(measures, options)) {}
 
+#ifdef NDCG_COMMAND_LINE
   // A run split between two instances (trec.hpp's Session::absorb): whether these options
   // allow it; this session reads a later part from line `first_line`; its part as bytes; and
   // the later part's bytes (written into chunkBuffer(size)) absorbed by the first part's session.
-  bool canSplit() const { return option_errors_.empty() && session_->can_split(); }
+  bool canSplit() const {
+    return option_errors_.empty() && session_->can_split();
+  }
   void continueRun(double first_line) {
     session_->continue_run(static_cast<std::uint32_t>(first_line));
   }
@@ -493,7 +496,10 @@ class TrecSession : public FedSession {
                                              reinterpret_cast<const std::uint8_t*>(bytes.data())))
         .call<val>("slice");
   }
-  bool absorbPart(std::size_t size) { return session_->absorb_packed(buffered(size)); }
+  bool absorbPart(std::size_t size) {
+    return session_->absorb_packed(buffered(size));
+  }
+#endif
 
   val result() {
     val out = val::object();
@@ -755,6 +761,10 @@ class CompareSession : public FedSession {
   std::vector<std::string> names_;
 };
 
+#ifdef NDCG_COMMAND_LINE
+// Splitting a run between threads is the command line's (the page does not yet: its module
+// stays within its size budget without it).
+
 // trec.hpp's query_boundary over bytes (a Uint8Array): the offset, or -1 for none.
 double query_boundary(const std::string& window) {
   const std::optional<std::size_t> at = ndcg::trec::query_boundary(window);
@@ -778,6 +788,7 @@ class LineCounter {
   std::string buffer_;
   ndcg::LineSplitter lines_;
 };
+#endif
 
 }  // namespace
 
@@ -788,12 +799,14 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("measureNicknames", &measure_nicknames);
   emscripten::function("compareConventions", &compare_conventions);
   emscripten::function("checkWorking", &check_working);
+#ifdef NDCG_COMMAND_LINE
   emscripten::function("queryBoundary", &query_boundary);
   emscripten::class_<LineCounter>("LineCounter")
       .constructor<>()
       .function("chunkBuffer", &LineCounter::chunkBuffer)
       .function("feedBuffer", &LineCounter::feedBuffer)
       .function("lines", &LineCounter::lines);
+#endif
   emscripten::class_<FedSession>("FedSession")
       .function("finishQrels", &FedSession::finishQrels)
       .function("chunkBuffer", &FedSession::chunkBuffer)
@@ -802,10 +815,12 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("finishRun", &FedSession::finishRun);
   emscripten::class_<TrecSession, emscripten::base<FedSession>>("TrecSession")
       .constructor<const val&, const val&>()
+#ifdef NDCG_COMMAND_LINE
       .function("canSplit", &TrecSession::canSplit)
       .function("continueRun", &TrecSession::continueRun)
       .function("packPart", &TrecSession::packPart)
       .function("absorbPart", &TrecSession::absorbPart)
+#endif
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE

@@ -59,15 +59,13 @@ async function main(argv) {
     ? progressReporter({ qrels: await sizeOf(qrelsPath), run: await sizeOf(runPath) })
     : undefined;
   const split = await splitRun(calc, runPath, qrelsPath, args.measures, options, report);
-  const result = await calc.evaluateStreams({
-    qrels,
-    run: split ? split.first : run,
-    ...(split ? { split: { later: split.later, whole: run } } : {}),
-    measures: args.measures,
-    options,
-    onProgress: split ? split.onProgress : report,
+  const request = {
+    qrels, run, measures: args.measures, options, onProgress: report,
     commandLine: { argv, qrelsName: qrelsPath, runName: runPath },
-  });
+  };
+  const result = split
+    ? await calc.evaluateSplit({ ...request, run: split.first, later: split.later, whole: run, onProgress: split.onProgress })
+    : await calc.evaluateStreams(request);
   split?.stop();
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
   if (!result.commandLine) {
@@ -95,7 +93,7 @@ function splitThreshold() {
  * more) split between this thread and a worker (wasm/worker.mjs) at the first query boundary
  * past the middle (calc.queryBoundary): the worker reads the later part, its lines numbered on
  * from this part's (calc.countLines), and hands it over packed; this thread reads the first part
- * and joins them (evaluateStreams' split), or reads the whole run again when they cannot be.
+ * and joins them (calc.evaluateSplit), or reads the whole run again when they cannot be.
  * Resolves { first, later, onProgress, stop } or null, for a run read in one.
  */
 async function splitRun(calc, runPath, qrelsPath, measures, options, report) {

@@ -235,13 +235,6 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
   /** Each call returns a fresh iterable of chunks (the run may be read twice). */
   qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   run: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
-  /**
-   * A run split between two instances of the core: `run` gives its first part (up to a line
-   * where a query starts, calc.queryBoundary), `later` the other part as evaluateLaterPart()
-   * packed it (null: it could not be), `whole` the whole run, read when the parts cannot be
-   * joined (a run not grouped by query). The result is the one reading the whole run gives.
-   */
-  split?: { later: Promise<Uint8Array | null> | Uint8Array | null; whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array> };
   onProgress?: (progress: { file: 'qrels' | 'run'; bytes: number }) => void;
   /**
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
@@ -439,11 +432,19 @@ export interface Calculator {
   /** The same over streams, for files too large to hold. */
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /**
-   * The later part of a run split between two instances (see StreamRequest.split): the qrels,
+   * evaluateStreams() for a run split between two instances of the core: `run` gives its first
+   * part (up to a line where a query starts, queryBoundary), `later` the other part as
+   * evaluateLaterPart() packed it (null: it could not be), `whole` the whole run, read when the
+   * parts cannot be joined (a run not grouped by query). The result is the one reading the whole
+   * run gives. Node's entry only (wasm/split.mjs), as are the three below.
+   */
+  evaluateSplit(request: StreamRequest & { later: Promise<Uint8Array | null> | Uint8Array | null; whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array> }): Promise<Evaluation>;
+  /**
+   * The later part of a run split between two instances (see evaluateSplit): the qrels,
    * and the run's chunks from a line where a query starts, numbered `firstLine` (or a promise
    * of it, awaited after the qrels). `packed` is null when the part cannot be joined.
    */
-  evaluateLaterPart(request: Omit<StreamRequest, 'split' | 'commandLine' | 'trecText'> & { firstLine: number | Promise<number> }): Promise<{ packed: Uint8Array | null }>;
+  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine: number | Promise<number> }): Promise<{ packed: Uint8Array | null }>;
   /** Where in `window` (run bytes from any offset) a line starts whose query differs from the line before's; null for none. */
   queryBoundary(window: Uint8Array): number | null;
   /** Lines counted as the readers count them (LF, CRLF, a lone CR). */

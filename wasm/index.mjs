@@ -1,6 +1,7 @@
 // Entry point for Node and for browsers loading this file directly. Bundlers that honour the
 // "browser" export condition use index.browser.mjs instead, which never mentions Node.
 import { makeCalculator } from './api.mjs';
+import { splitMethods } from './split.mjs';
 
 export { CalculatorUsageError, optionsToText } from './api.mjs';
 
@@ -27,5 +28,5 @@ async function instantiate() {
 /** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */
 export async function createCalculator() {
   corePromise ??= instantiate();
-  return makeCalculator(await corePromise, { restart: instantiate });
+  return makeCalculator(await corePromise, { restart: instantiate, extend: splitMethods });
 }

@@ -1,0 +1,141 @@
+// One run read by two instances of the core side by side (ndcg-calc's threads, wasm/cli.mjs):
+// the calculator methods that split it, join the parts, and find where to split. Node's entry
+// (index.mjs) adds them to the calculator; the page does not split a run, and its core and
+// bundle leave them out. The core does the work (trec.hpp's Session::absorb): these feed it.
+import { CalculatorUsageError, chunkFeeder, sessionArguments, shapeEvaluation } from './api.mjs';
+
+const needsNode = (what) => new CalculatorUsageError(`${what} needs Node's core (the page's does not split runs)`);
+
+/** The methods, given the calculator's internals (see makeCalculator's `extend`). */
+export function splitMethods({ core: currentCore, calculator, unavailable, closeSession }) {
+  const splitting = () => {
+    const core = currentCore();
+    return core !== null && typeof core.LineCounter === 'function' ? core : null;
+  };
+
+  return {
+    /**
+     * The later part of a run split between two instances of the core, read here: the qrels,
+     * then the run's chunks from a line where a query starts (queryBoundary), that line numbered
+     * `firstLine` (countLines of the bytes before it, plus one; or a promise of it, awaited once
+     * the qrels are read, so that they are read while it is counted). Resolves { packed }: the
+     * part as bytes for the first part's evaluateSplit(), or null when it cannot be joined (its
+     * queries need regrouping, the options keep one instance, or reading failed: the first part's
+     * instance then reads the whole run, and reports what fails).
+     */
+    async evaluateLaterPart(request) {
+      const { qrels, run, firstLine, onProgress } = request ?? {};
+      if (typeof qrels !== 'function' || typeof run !== 'function' || firstLine === undefined) {
+        throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } and the part\'s first line number');
+      }
+      const args = sessionArguments(request);
+      if (currentCore() === null) return { packed: null };
+      const core = splitting();
+      if (core === null) throw needsNode('evaluateLaterPart()');
+      let session;
+      try {
+        session = new core.TrecSession(...args);
+        if (!session.canSplit()) return { packed: null };
+        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
+        for await (const chunk of qrels()) feedQrels(chunk);
+        session.finishQrels();
+        const line = await firstLine;
+        if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
+        session.continueRun(line);
+        const feed = chunkFeeder(core, session, 'feedRunBuffer');
+        let bytes = 0;
+        for await (const chunk of run()) {
+          feed(chunk);
+          bytes += chunk.length;
+          onProgress?.({ file: 'run', bytes });
+        }
+        return { packed: session.finishRun() ? null : session.packPart() };
+      } catch (error) {
+        if (error instanceof CalculatorUsageError) throw error;
+        return { packed: null };
+      } finally {
+        if (session) closeSession(session);
+      }
+    },
+
+    /**
+     * evaluateStreams() for a run split between two instances: `run` gives its first part (up to
+     * a line where a query starts), `later` the other part as evaluateLaterPart() packed it (or a
+     * promise of it; null: it could not be), `whole` the whole run, read here when the parts
+     * cannot be joined (a run not grouped by query). The result, diagnostics and commandLine
+     * included, is the one reading the whole run gives.
+     */
+    async evaluateSplit(request) {
+      const { qrels, run, later, whole, onProgress } = request ?? {};
+      if (typeof qrels !== 'function' || typeof run !== 'function' || typeof whole !== 'function') {
+        throw new CalculatorUsageError('evaluateSplit() takes functions { qrels, run, whole } and the later part');
+      }
+      const args = sessionArguments(request);
+      if (currentCore() === null) return unavailable('run');
+      const core = splitting();
+      if (core === null) throw needsNode('evaluateSplit()');
+      const readWhole = () => calculator().evaluateStreams({ ...request, run: whole });
+      let session;
+      try {
+        session = new core.TrecSession(...args);
+        if (!session.canSplit()) return readWhole();
+        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
+        let bytes = 0;
+        for await (const chunk of qrels()) {
+          feedQrels(chunk);
+          bytes += chunk.length;
+          onProgress?.({ file: 'qrels', bytes });
+        }
+        session.finishQrels();
+        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
+        bytes = 0;
+        for await (const chunk of run()) {
+          feedRun(chunk);
+          bytes += chunk.length;
+          onProgress?.({ file: 'run', bytes });
+        }
+        const packed = session.finishRun() ? null : await later;
+        if (!(packed instanceof Uint8Array)) return readWhole();
+        core.HEAPU8.set(packed, session.chunkBuffer(packed.length));
+        if (!session.absorbPart(packed.length)) return readWhole();
+        return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
+      } catch (error) {
+        if (error instanceof CalculatorUsageError) throw error;
+        // Reading a part failed, or the core: reading the whole run says which, as it says it.
+        if (session) closeSession(session);
+        session = null;
+        return readWhole();
+      } finally {
+        if (session) closeSession(session);
+      }
+    },
+
+    /**
+     * Where, in `window` (bytes of a run from any offset, starting anywhere in a line), a line
+     * starts whose query differs from the line before's: its offset in the window, or null.
+     */
+    queryBoundary(window) {
+      if (!(window instanceof Uint8Array)) throw new CalculatorUsageError('queryBoundary() takes a Uint8Array');
+      if (currentCore() === null) return null;
+      const core = splitting();
+      if (core === null) throw needsNode('queryBoundary()');
+      const at = core.queryBoundary(window);
+      return at < 0 ? null : at;
+    },
+
+    /** The lines of a text in chunks, counted as the readers count them (LF, CRLF, a lone CR). */
+    async countLines(open) {
+      if (typeof open !== 'function') throw new CalculatorUsageError('countLines() takes a function that returns chunks');
+      const core = splitting();
+      if (core === null) throw needsNode('countLines()');
+      const counter = new core.LineCounter();
+      try {
+        const feed = chunkFeeder(core, counter, 'feedBuffer');
+        for await (const chunk of open()) feed(chunk);
+        return counter.lines();
+      } finally {
+        counter.delete();
+      }
+    },
+  };
+}
