@@ -219,7 +219,7 @@ test.describe('9. the TREC tab', () => {
     await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
     await page.setInputFiles('#run-file', `${TREC}/basic.run`);
     await expect(page.locator('#trec-explain-measure')).toHaveValue('ndcg_cut_5');
-    const value = await page.locator('#trec-queries tbody tr').filter({ has: page.locator('button[data-query="101"]') }).locator('td').first().innerText();
+    const value = await page.locator('#trec-queries tbody tr').filter({ has: page.locator('button[data-query="101"]') }).locator('td').first().textContent();
     await page.click('button[data-query="101"]');
     await expect(page.locator('#trec-explain-heading')).toHaveText(`Query 101: ndcg_cut_5 = ${value}`);
     await expect(page.locator('#trec-explain-headline')).toContainText(`NDCG@5 = ${value}`);
@@ -252,7 +252,7 @@ test('a query is explained from its own lines alone, in a run whose queries are 
     await expect(page.locator('#trec-results')).toBeVisible();
     for (const query of ['101', '102']) {
       const row = page.locator('#trec-queries tbody tr').filter({ has: page.locator(`button[data-query="${query}"]`) });
-      const value = await row.locator('td').first().innerText();
+      const value = await row.locator('td').first().textContent();
       await page.click(`button[data-query="${query}"]`);
       await expect(page.locator('#trec-explain-heading'), run.name).toHaveText(`Query ${query}: ndcg_cut_5 = ${value}`);
       await expect(page.locator('#trec-ndcg-at-k'), run.name).toHaveText(value);
