@@ -4,12 +4,12 @@
 # stays in build/fuzz/corpus, and any finding is written to build/fuzz/findings and fails the
 # run: make it a case of tests/bad-input.
 # Usage: scripts/fuzz.sh [TARGET...]   (targets: ranking judgments options qrels run trec explain
-# working)
+# working packed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${NDCG_FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ranking judgments options qrels run trec explain working)
+[ ${#targets[@]} -gt 0 ] || targets=(ranking judgments options qrels run trec explain working packed)
 
 if ! command -v clang++-14 >/dev/null 2>&1 || [ ! -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
   echo "fuzz: needs clang-14 and its libFuzzer runtime: apt-get install -y clang-14 libclang-rt-14-dev" >&2

@@ -12,7 +12,9 @@ const TESTS = fileURLToPath(new URL('..', import.meta.url));
 const out = process.argv[2];
 const MAX = 64 * 1024;
 const encoder = new TextEncoder();
-const seeds = { ranking: [], judgments: [], options: [], qrels: [], run: [], trec: [], explain: [], working: [] };
+// packed: its first byte picks raw bytes (0, 1) or valid bytes changed by the rest (2, 3); an
+// unchanged valid evaluation and part are the places to start from.
+const seeds = { ranking: [], judgments: [], options: [], qrels: [], run: [], trec: [], explain: [], working: [], packed: [[0], [1], [2], [3], [2, 0, 0, 0, 1], [3, 0, 0, 0, 1]].map((b) => new Uint8Array(b)) };
 
 const bytes = (value) => (typeof value === 'string' ? encoder.encode(value) : value);
 const joined = (...parts) => {
