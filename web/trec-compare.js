@@ -14,6 +14,8 @@ const CORRECTION_WORDS = { holm: 'Holmâ€“Bonferroni corrected', bh: 'Benjaminiâ€
 let shown = null;  // { result, onQuery }
 let sort = { key: 'difference', descending: true };
 let rowLimit = 500;
+const ROWS_PER_FRAME = 25;
+let tableRendering = 0;
 
 const value = (x) => formatNumber(x, 4);
 const signed = (x) => (x > 0 ? `+${value(x)}` : value(x));
@@ -175,9 +177,20 @@ function renderQueryTable(rows, names) {
     });
     return el('th', { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' }, button);
   };
-  const body = el('tbody', {}, ...sorted.slice(0, rowLimit).map((r) => el('tr', { className: r.difference > 0 ? 'up' : r.difference < 0 ? 'down' : '' },
-    el('th', { scope: 'row' }, el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query)),
-    el('td', { className: 'num' }, value(r.a)), el('td', { className: 'num' }, value(r.b)), el('td', { className: 'num' }, signed(r.difference)))));
+  // Filled ROWS_PER_FRAME rows a frame: the frame that shows a comparison of thousands of
+  // queries then lays out a few rows, not 500 (see trec.js's per-query table).
+  const body = el('tbody');
+  const list = sorted.slice(0, rowLimit);
+  const rendering = ++tableRendering;
+  const appendRows = (from) => {
+    if (rendering !== tableRendering) return;  // a newer table (a sort, another pair) took over
+    const to = Math.min(list.length, from + ROWS_PER_FRAME);
+    body.append(...list.slice(from, to).map((r) => el('tr', { className: r.difference > 0 ? 'up' : r.difference < 0 ? 'down' : '' },
+      el('th', { scope: 'row' }, el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query)),
+      el('td', { className: 'num' }, value(r.a)), el('td', { className: 'num' }, value(r.b)), el('td', { className: 'num' }, signed(r.difference)))));
+    if (to < list.length) requestAnimationFrame(() => appendRows(to));
+  };
+  appendRows(0);
   body.addEventListener('click', (event) => {
     const query = event.target.closest?.('button[data-query]')?.dataset.query;
     if (query !== undefined) shown.onQuery(query);
