@@ -8,10 +8,8 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <numeric>
-#include <type_traits>
 
 #include "pack.hpp"
 
@@ -568,16 +566,16 @@ constexpr std::string_view kPackMagic = "ndcg-cmp1";
 std::string pack(const trec::Evaluation& evaluation) {
   detail::Packer p;
   p.bytes(kPackMagic.data(), kPackMagic.size());
-  p.number<std::uint8_t>(evaluation.ok ? 1 : 0);
-  p.number<std::uint8_t>(evaluation.zscores ? 1 : 0);
+  p.flag(evaluation.ok);
+  p.flag(evaluation.zscores);
   p.text(evaluation.run_tag);
   p.number(static_cast<std::uint32_t>(evaluation.columns.size()));
   for (const trec::Column& c : evaluation.columns) {
     p.text(c.name);
     p.number(static_cast<std::uint8_t>(c.value));
     p.number(static_cast<std::uint8_t>(c.summary));
-    p.number<std::uint8_t>(c.per_query ? 1 : 0);
-    p.number<std::uint8_t>(c.whole_number ? 1 : 0);
+    p.flag(c.per_query);
+    p.flag(c.whole_number);
     p.number(static_cast<std::uint64_t>(c.measure));
     p.number(static_cast<std::int64_t>(c.cutoff));
   }
@@ -603,8 +601,8 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
   detail::Unpacker u(bytes);
   if (u.bytes(kPackMagic.size()) != kPackMagic) return fail("it is not a packed evaluation");
   trec::Evaluation e;
-  e.ok = u.number<std::uint8_t>() == 1;
-  e.zscores = u.number<std::uint8_t>() == 1;
+  e.ok = u.flag();
+  e.zscores = u.flag();
   e.run_tag = u.text();
   const auto columns = u.number<std::uint32_t>();
   // Each column takes at least 24 bytes, each query 4: a count larger than the bytes left can
@@ -615,8 +613,8 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
     c.name = u.text();
     c.value = u.choice(trec::ValueKind::text);
     c.summary = u.choice(trec::Summary::run_tag);
-    c.per_query = u.number<std::uint8_t>() == 1;
-    c.whole_number = u.number<std::uint8_t>() == 1;
+    c.per_query = u.flag();
+    c.whole_number = u.flag();
     c.measure = static_cast<std::size_t>(u.number<std::uint64_t>());
     c.cutoff = u.number<std::int64_t>();
     e.columns.push_back(std::move(c));

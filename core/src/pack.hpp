@@ -25,9 +25,14 @@ class Packer {
     static_assert(std::is_arithmetic_v<T>);
     bytes(&value, sizeof value);  // the core runs on little-endian machines (wasm, x86, ARM)
   }
+  void flag(bool b) { number<std::uint8_t>(b ? 1 : 0); }
   void text(std::string_view s) {
     number(static_cast<std::uint32_t>(s.size()));
     bytes(s.data(), s.size());
+  }
+  void texts(const std::vector<std::string>& list) {
+    number(static_cast<std::uint32_t>(list.size()));
+    for (const std::string& t : list) text(t);
   }
   void diagnostics(const std::vector<Diagnostic>& list) {
     number(static_cast<std::uint32_t>(list.size()));
@@ -49,7 +54,6 @@ class Unpacker {
  public:
   explicit Unpacker(std::string_view in) : in_(in) {}
   bool ok() const { return ok_; }
-  void fail() { ok_ = false; }  // a count or value read is impossible: nothing after it holds
   bool at_end() const { return at_ == in_.size(); }
   std::size_t left() const { return in_.size() - at_; }
   std::string_view bytes(std::size_t size) {
@@ -68,7 +72,26 @@ class Unpacker {
     if (ok_) std::memcpy(&value, b.data(), sizeof value);
     return value;
   }
+  bool flag() { return number<std::uint8_t>() == 1; }
   std::string text() { return std::string(bytes(number<std::uint32_t>())); }
+  // A 64-bit count of items that take `least_bytes` each at least: 0, and failed, when the bytes
+  // left cannot hold that many (a damaged count, not a reason to allocate).
+  std::size_t count(std::size_t least_bytes) {
+    const auto n = number<std::uint64_t>();
+    if (ok_ && n <= left() / least_bytes) return static_cast<std::size_t>(n);
+    ok_ = false;
+    return 0;
+  }
+  std::vector<std::string> texts() {
+    std::vector<std::string> list;
+    const auto n = number<std::uint32_t>();
+    if (!ok_ || n > left() / 4) {  // each takes 4 bytes or more
+      ok_ = false;
+      return list;
+    }
+    for (std::uint32_t i = 0; i < n && ok_; ++i) list.push_back(text());
+    return list;
+  }
   // A list of diagnostics; a code is kept when it is one the core gives (known_code).
   std::vector<Diagnostic> diagnostics() {
     std::vector<Diagnostic> list;

@@ -1079,41 +1079,36 @@ std::string Session::pack_part() {
   evaluator_->part(part);
   detail::Packer p;
   p.bytes(kPartMagic.data(), kPartMagic.size());
-  const auto flag = [&](bool b) { p.number<std::uint8_t>(b ? 1 : 0); };
   const auto index = [&](std::size_t at) {
     p.number<std::uint64_t>(at == SIZE_MAX ? UINT64_MAX : static_cast<std::uint64_t>(at));
   };
-  const auto texts = [&](const std::vector<std::string>& list) {
-    p.number(static_cast<std::uint32_t>(list.size()));
-    for (const std::string& t : list) p.text(t);
-  };
-  flag(part.regroup_needed);
-  flag(part.stopped);
+  p.flag(part.regroup_needed);
+  p.flag(part.stopped);
   p.text(part.run_tag);
   p.number(static_cast<std::uint64_t>(part.queries.size()));
   for (const std::uint64_t h : part.queries) p.number(h);
   p.diagnostics(part.reader_errors);
-  flag(part.reader_errors_whole);
+  p.flag(part.reader_errors_whole);
   p.number(static_cast<std::uint64_t>(part.results.size()));
   for (const QueryValues& q : part.results) {
     p.text(q.qid);
     p.number(static_cast<std::uint32_t>(q.values.size()));
     for (const double v : q.values) p.number(v);
-    texts(q.texts);
+    p.texts(q.texts);
   }
-  flag(part.results_sorted);
-  texts(part.runs_without_qrels);
-  texts(part.negative_only);
+  p.flag(part.results_sorted);
+  p.texts(part.runs_without_qrels);
+  p.texts(part.negative_only);
   p.number(static_cast<std::uint64_t>(part.negative_only_count));
-  flag(part.overflow_reported);
-  flag(part.gain_order_reported);
-  flag(part.err_grade_reported);
+  p.flag(part.overflow_reported);
+  p.flag(part.gain_order_reported);
+  p.flag(part.err_grade_reported);
   index(part.overflow_at);
   index(part.gain_order_at);
   index(part.err_grade_at);
   p.diagnostics(part.errors);
   p.diagnostics(part.warnings);
-  flag(part.lists_whole);
+  p.flag(part.lists_whole);
   p.number(static_cast<std::uint64_t>(part.kept));
   return p.take();
 }
@@ -1122,58 +1117,41 @@ bool Session::absorb_packed(std::string_view bytes) {
   detail::Unpacker u(bytes);
   if (u.bytes(kPartMagic.size()) != kPartMagic) return false;
   RunPart part;
-  const auto flag = [&] { return u.number<std::uint8_t>() == 1; };
   const auto index = [&]() -> std::size_t {
     const auto v = u.number<std::uint64_t>();
     return v == UINT64_MAX || v > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(v);
   };
-  const auto count = [&](std::size_t least_bytes) -> std::size_t {
-    const auto n = u.number<std::uint64_t>();
-    if (u.ok() && n <= u.left() / least_bytes) return static_cast<std::size_t>(n);
-    u.fail();
-    return 0;
-  };
-  const auto texts = [&] {
-    std::vector<std::string> list;
-    const auto n = u.number<std::uint32_t>();
-    if (!u.ok() || n > u.left() / 4) {
-      u.fail();
-      return list;
-    }
-    for (std::uint32_t i = 0; i < n && u.ok(); ++i) list.push_back(u.text());
-    return list;
-  };
-  part.regroup_needed = flag();
-  part.stopped = flag();
+  part.regroup_needed = u.flag();
+  part.stopped = u.flag();
   part.run_tag = u.text();
-  const std::size_t queries = count(8);
+  const std::size_t queries = u.count(8);
   for (std::size_t i = 0; i < queries && u.ok(); ++i)
     part.queries.push_back(u.number<std::uint64_t>());
   part.reader_errors = u.diagnostics();
-  part.reader_errors_whole = flag();
-  const std::size_t results = count(12);
+  part.reader_errors_whole = u.flag();
+  const std::size_t results = u.count(12);
   for (std::size_t i = 0; i < results && u.ok(); ++i) {
     QueryValues q;
     q.qid = u.text();
     const auto values = u.number<std::uint32_t>();
     if (!u.ok() || values > u.left() / 8) return false;
     for (std::uint32_t v = 0; v < values; ++v) q.values.push_back(u.number<double>());
-    q.texts = texts();
+    q.texts = u.texts();
     part.results.push_back(std::move(q));
   }
-  part.results_sorted = flag();
-  part.runs_without_qrels = texts();
-  part.negative_only = texts();
+  part.results_sorted = u.flag();
+  part.runs_without_qrels = u.texts();
+  part.negative_only = u.texts();
   part.negative_only_count = static_cast<std::size_t>(u.number<std::uint64_t>());
-  part.overflow_reported = flag();
-  part.gain_order_reported = flag();
-  part.err_grade_reported = flag();
+  part.overflow_reported = u.flag();
+  part.gain_order_reported = u.flag();
+  part.err_grade_reported = u.flag();
   part.overflow_at = index();
   part.gain_order_at = index();
   part.err_grade_at = index();
   part.errors = u.diagnostics();
   part.warnings = u.diagnostics();
-  part.lists_whole = flag();
+  part.lists_whole = u.flag();
   part.kept = static_cast<std::size_t>(u.number<std::uint64_t>());
   if (!u.ok() || !u.at_end()) return false;
   // Each query's values are one per column, as here.

@@ -149,7 +149,6 @@ inline constexpr std::size_t kMaxSpans = 1'000'000;
 class SpanRecorder {
  public:
   void enable() { on_ = true; }
-  bool enabled() const { return on_; }
   // A line of `qid` starts at `offset`, after a line of another query (or none).
   void begin(std::string_view qid, std::uint64_t offset);
   void end(std::uint64_t offset);  // the file ends
