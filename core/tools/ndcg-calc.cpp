@@ -312,8 +312,7 @@ std::size_t evaluate_runs(std::vector<Input>& inputs, const ndcg::trec::EvalOpti
   const std::size_t lanes = std::min<std::size_t>(runs, cores + 1);
   if (!regular || runs < 2 || cores < 2) {
     std::size_t at = 1;
-    work([&] { return at < inputs.size() && errors[at - 1].empty() ? at++ : inputs.size(); },
-         inputs[0]);
+    work([&] { return at < inputs.size() ? at++ : inputs.size(); }, inputs[0]);
   } else {
     std::vector<std::size_t> order(runs);
     std::iota(order.begin(), order.end(), std::size_t{1});
@@ -417,19 +416,17 @@ std::uint64_t split_threshold() {
   return end != nullptr && *end == '\0' ? value : std::uint64_t{16} << 20;
 }
 
-// A large run (a regular file, not gzipped, at least split_threshold() bytes, on two cores or
-// more) read by two threads: the second reads from the first query boundary past the middle
-// (trec::query_boundary), its lines numbered on from the first's, and the first takes its
-// queries (trec::Session::absorb), so the output is one session's. `qrels_text` is the whole
-// qrels, read once. nullopt when the run is not split (or its parts cannot be joined: a run
-// not grouped by query): it is then read in one.
-std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
-                                                     const std::string& path, std::uint64_t size,
-                                                     const ndcg::trec::EvalOptions& options,
-                                                     Progress& progress, std::string& error) {
-  if (size < split_threshold() || std::thread::hardware_concurrency() < 2) return std::nullopt;
-  ndcg::trec::Session first(options);
-  if (!first.can_split()) return std::nullopt;
+// Where a large run is split between two threads: a regular file, not gzipped, of at least
+// split_threshold() bytes, on two cores or more, with options that allow it
+// (trec::Session::can_split), at the first query boundary past its middle
+// (trec::query_boundary). nullopt when the run is read in one.
+std::optional<std::uint64_t> split_point(const Input& run, const std::string& path,
+                                         const ndcg::trec::EvalOptions& options) {
+  const std::uint64_t size = run.size();
+  if (!run.regular() || size < split_threshold() || std::thread::hardware_concurrency() < 2 ||
+      !ndcg::trec::Session(options).can_split()) {
+    return std::nullopt;
+  }
   // Gzip cannot be read from the middle; and a window from the middle must hold a boundary.
   std::string head;
   std::string window;
@@ -443,7 +440,19 @@ std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_te
   }
   const std::optional<std::size_t> boundary = ndcg::trec::query_boundary(window);
   if (!boundary) return std::nullopt;
-  const std::uint64_t at = middle + *boundary;
+  return middle + *boundary;
+}
+
+// The run read by two threads, split at `at` (split_point): the second reads from there, its
+// lines numbered on from the first's, and the first takes its queries (trec::Session::absorb),
+// so the output is one session's. `qrels_text` is the whole qrels, read once. nullopt when the
+// parts cannot be joined (a run not grouped by query): it is then read in one.
+std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
+                                                     const std::string& path, std::uint64_t size,
+                                                     std::uint64_t at,
+                                                     const ndcg::trec::EvalOptions& options,
+                                                     Progress& progress, std::string& error) {
+  ndcg::trec::Session first(options);
   ndcg::trec::Session later(options);
   std::atomic<std::uint64_t> read_first{0};
   std::atomic<std::uint64_t> read_later{0};
@@ -534,22 +543,28 @@ int run(const std::vector<std::string>& argv) {
     evaluation.errors = option_errors.finish();
   } else {
     Progress progress(args.progress);
-    // The qrels are read once; a large run may be split between two threads (evaluate_split),
-    // which read them from memory.
+    // A large run may be split between two threads (split_point, evaluate_split): both read the
+    // qrels, which are then held in memory, read once; else they are fed as they are read.
+    const std::optional<std::uint64_t> at = split_point(run_file, args.files[1], options);
+    ndcg::trec::Session session(options);
     std::string qrels_text;
     std::string error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
-      qrels_text += chunk;
+      if (at) {
+        qrels_text += chunk;
+      } else {
+        session.feed_qrels(chunk);
+      }
       progress.update("qrels", bytes, qrels.size());
     });
     const char* failed = error.empty() ? nullptr : "qrels";
     std::optional<ndcg::trec::Evaluation> split;
-    if (!failed && run_file.regular()) {
-      split = evaluate_split(qrels_text, args.files[1], run_file.size(), options, progress, error);
+    if (!failed && at) {
+      split =
+          evaluate_split(qrels_text, args.files[1], run_file.size(), *at, options, progress, error);
       if (!error.empty()) failed = "run";
+      if (!split) session.feed_qrels(qrels_text);
     }
-    ndcg::trec::Session session(std::move(options));
     if (!failed && !split) {
-      session.feed_qrels(qrels_text);
       qrels_text = std::string();
       session.finish_qrels();
       do {
