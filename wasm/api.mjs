@@ -161,6 +161,26 @@ export function isChunk(value) {
   return typeof value === 'string' || value instanceof Uint8Array;
 }
 
+/**
+ * Feeds every chunk of `open()` to `feed` (a chunkFeeder), each checked to be text or bytes,
+ * and tells `onBytes` how many bytes (or UTF-16 units of text) have gone in so far.
+ */
+export async function feedAll(open, feed, file, onBytes) {
+  let bytes = 0;
+  for await (const chunk of open()) {
+    if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
+    feed(chunk);
+    bytes += chunk.length;
+    onBytes?.(bytes);
+  }
+}
+
+/** Writes `bytes` (a part or a run packed in another instance) into a session's buffer; their length. */
+export function intoBuffer(core, session, bytes) {
+  core.HEAPU8.set(bytes, session.chunkBuffer(bytes.length));
+  return bytes.length;
+}
+
 /** A string, bytes, or a list of them, as a list of chunks the core reads. */
 function chunksOf(input, what) {
   if (isChunk(input)) return [input];
@@ -389,12 +409,10 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         reading = file;
         readingRun = run;
         bytes = 0;
-        for await (const chunk of open()) {
-          if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
-          feed(chunk);
-          bytes += chunk.length;
+        await feedAll(open, feed, file, (fed) => {
+          bytes = fed;
           onProgress?.(run === undefined ? { file, bytes } : { file, run, bytes });
-        }
+        });
       };
       if (toRead.length > 0) {
         await read('qrels', undefined, qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
@@ -405,11 +423,9 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
       for (const [name, run] of runs) {
         if (evaluated(run)) {
           reading = null;
-          const at = session.chunkBuffer(run.packed.length);
-          core.HEAPU8.set(run.packed, at);
           // Its diagnostics and tag travel inside the bytes, so the report is the one a run read
           // here gives.
-          results.push(session.addPackedRun(String(name), run.packed.length));
+          results.push(session.addPackedRun(String(name), intoBuffer(core, session, run.packed)));
           continue;
         }
         do {
@@ -685,12 +701,10 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         const read = async (file, open, feed) => {
           reading = file;
           bytes = 0;
-          for await (const chunk of open()) {
-            if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
-            feed(chunk);
-            bytes += chunk.length;
+          await feedAll(open, feed, file, (fed) => {
+            bytes = fed;
             onProgress?.({ file, bytes });
-          }
+          });
         };
         await read('qrels', qrels, chunkFeeder(core, session, 'feedQrelsBuffer'));
         session.finishQrels();

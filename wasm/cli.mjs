@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 
 import { UsageError, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
 import { createCalculator } from './index.mjs';
+import { shareBySize } from './shares.mjs';
 
 /** Progress on stderr: one updating line on a terminal, a line per 10 % otherwise. */
 function progressReporter(sizes) {
@@ -79,6 +80,23 @@ async function main(argv) {
 }
 
 /**
+ * A thread of ndcg-calc (wasm/worker.mjs) given `workerData`: its progress goes to `onProgress`,
+ * and `result` resolves with what it hands back, or null when it fails or ends without.
+ */
+function startWorker(workerData, onProgress) {
+  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData });
+  const result = new Promise((resolve) => {
+    worker.on('message', (message) => {
+      if (message.type === 'progress') onProgress?.(message.progress);
+      else resolve(message.result);
+    });
+    worker.on('error', () => resolve(null));
+    worker.on('exit', () => resolve(null));
+  });
+  return { worker, result };
+}
+
+/**
  * Runs at least this large are split between two threads when they can be (splitRun): 64 MB
  * (a thread with its own core takes about 0.1 s to start: a 17 MB run took 0.31 s split and
  * 0.24 s whole, a 174 MB one 0.90 s and 1.08 s), or NDCG_CALC_SPLIT_BYTES.
@@ -115,28 +133,17 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
     await handle.close();
   }
   const range = (start, end) => () => createReadStream(runPath, { start, ...(end > start ? { end: end - 1 } : {}), highWaterMark: 1 << 20 });
-  // The worker starts (and reads the qrels) while this thread counts the first part's lines.
-  const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
-    workerData: { task: 'later-part', qrelsPath, runPath, from: at, measures, options },
-  });
-  worker.postMessage({ firstLine: (await calc.countLines(range(0, at))) + 1 });
   let laterBytes = 0;
   let firstBytes = 0;
-  const later = new Promise((resolve) => {
-    worker.on('message', (message) => {
-      if (message.type === 'progress') {
-        laterBytes = message.progress.bytes;
-        report?.({ file: 'run', bytes: firstBytes + laterBytes });
-      } else {
-        resolve(message.result.packed);
-      }
-    });
-    worker.on('error', () => resolve(null));
-    worker.on('exit', () => resolve(null));
+  // The worker starts (and reads the qrels) while this thread counts the first part's lines.
+  const { worker, result } = startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {
+    laterBytes = progress.bytes;
+    report?.({ file: 'run', bytes: firstBytes + laterBytes });
   });
+  worker.postMessage({ firstLine: (await calc.countLines(range(0, at))) + 1 });
   return {
     first: range(0, at),
-    later,
+    later: result.then((r) => r?.packed ?? null),
     onProgress: ({ file, bytes }) => {
       if (file === 'run') firstBytes = bytes;
       report?.(file === 'run' ? { file, bytes: firstBytes + laterBytes } : { file, bytes });
@@ -159,25 +166,10 @@ async function evaluateInThreads(args, onProgress) {
   for (const path of args.files) {
     if (!(await isRegularFile(path))) return null;
   }
-  const shares = Array.from({ length: lanes }, () => ({ runs: [], bytes: 0 }));
   const runs = await Promise.all(runPaths.map(async (path, i) => ({ name: args.runNames[i], path, size: await sizeOf(path) })));
-  for (const run of [...runs].sort((x, y) => y.size - x.size)) {
-    const least = shares.reduce((best, share) => (share.bytes < best.bytes ? share : best));
-    least.runs.push({ name: run.name, path: run.path });
-    least.bytes += run.size;
-  }
   const options = Object.fromEntries([...args.options, ...args.compareOptions]);
-  const results = await Promise.all(shares.filter((share) => share.runs.length > 0).map((share) => new Promise((resolve) => {
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
-      workerData: { task: 'compare', qrelsPath, runs: share.runs, measures: args.measures, options },
-    });
-    worker.on('message', (message) => {
-      if (message.type === 'progress') onProgress?.(message.progress);
-      else resolve(message.result);
-    });
-    worker.on('error', () => resolve(null));
-    worker.on('exit', () => resolve(null));
-  })));
+  const results = await Promise.all(shareBySize(runs, lanes, (run) => run.size).filter((share) => share.length > 0).map((share) =>
+    startWorker({ task: 'compare', qrelsPath, runs: share, measures: args.measures, options }, onProgress).result));
   if (!results.every((r) => r?.runs !== undefined)) return null;
   return new Map(results.flatMap((r) => Object.entries(r.runs)));
 }

@@ -2,7 +2,7 @@
 // the calculator methods that split it, join the parts, and find where to split. Node's entry
 // (index.mjs) adds them to the calculator; the page does not split a run, and its core and
 // bundle leave them out. The core does the work (trec.hpp's Session::absorb): these feed it.
-import { CalculatorUsageError, chunkFeeder, sessionArguments, shapeEvaluation } from './api.mjs';
+import { CalculatorUsageError, chunkFeeder, feedAll, intoBuffer, sessionArguments, shapeEvaluation } from './api.mjs';
 
 const needsNode = (what) => new CalculatorUsageError(`${what} needs Node's core (the page's does not split runs)`);
 
@@ -36,19 +36,12 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       try {
         session = new core.TrecSession(...args);
         if (!session.canSplit()) return { packed: null };
-        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
-        for await (const chunk of qrels()) feedQrels(chunk);
+        await feedAll(qrels, chunkFeeder(core, session, 'feedQrelsBuffer'), 'qrels');
         session.finishQrels();
         const line = await firstLine;
         if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
         session.continueRun(line);
-        const feed = chunkFeeder(core, session, 'feedRunBuffer');
-        let bytes = 0;
-        for await (const chunk of run()) {
-          feed(chunk);
-          bytes += chunk.length;
-          onProgress?.({ file: 'run', bytes });
-        }
+        await feedAll(run, chunkFeeder(core, session, 'feedRunBuffer'), 'run', (bytes) => onProgress?.({ file: 'run', bytes }));
         return { packed: session.finishRun() ? null : session.packPart() };
       } catch (error) {
         if (error instanceof CalculatorUsageError) throw error;
@@ -79,25 +72,12 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       try {
         session = new core.TrecSession(...args);
         if (!session.canSplit()) return readWhole();
-        const feedQrels = chunkFeeder(core, session, 'feedQrelsBuffer');
-        let bytes = 0;
-        for await (const chunk of qrels()) {
-          feedQrels(chunk);
-          bytes += chunk.length;
-          onProgress?.({ file: 'qrels', bytes });
-        }
+        await feedAll(qrels, chunkFeeder(core, session, 'feedQrelsBuffer'), 'qrels', (bytes) => onProgress?.({ file: 'qrels', bytes }));
         session.finishQrels();
-        const feedRun = chunkFeeder(core, session, 'feedRunBuffer');
-        bytes = 0;
-        for await (const chunk of run()) {
-          feedRun(chunk);
-          bytes += chunk.length;
-          onProgress?.({ file: 'run', bytes });
-        }
+        await feedAll(run, chunkFeeder(core, session, 'feedRunBuffer'), 'run', (bytes) => onProgress?.({ file: 'run', bytes }));
         const packed = session.finishRun() ? null : await later;
         if (!(packed instanceof Uint8Array)) return readWhole();
-        core.HEAPU8.set(packed, session.chunkBuffer(packed.length));
-        if (!session.absorbPart(packed.length)) return readWhole();
+        if (!session.absorbPart(intoBuffer(core, session, packed))) return readWhole();
         return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
       } catch (error) {
         if (error instanceof CalculatorUsageError) throw error;
@@ -130,8 +110,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       if (core === null) throw needsNode('countLines()');
       const counter = new core.LineCounter();
       try {
-        const feed = chunkFeeder(core, counter, 'feedBuffer');
-        for await (const chunk of open()) feed(chunk);
+        await feedAll(open, chunkFeeder(core, counter, 'feedBuffer'), 'countLines()');
         return counter.lines();
       } finally {
         counter.delete();

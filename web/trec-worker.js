@@ -94,6 +94,15 @@ async function source(input, chunkSize) {
 }
 
 /**
+ * querySpans as far as they can be used: a gzipped file's offsets are in its inflated text, which
+ * a slice of the file does not give, so its spans go.
+ */
+function sliceable(querySpans, qrels, run) {
+  if (querySpans && qrels.gzipped) querySpans.qrels = null;
+  if (querySpans && run.gzipped) querySpans.run = null;
+}
+
+/**
  * Only the byte spans [[start, end], ...] of a file or a pasted text (its UTF-8 bytes, which is
  * what the core counted): one query's lines, found by an earlier evaluation's querySpans.
  */
@@ -134,10 +143,7 @@ async function evaluate(data) {
     explainMeasure: data.explainMeasure ?? '',
     onProgress: ({ file, bytes }) => post({ file }, inputs[file].done(bytes), inputs[file].size),
   });
-  if (result.querySpans) {
-    if (qrels.gzipped) result.querySpans.qrels = null;
-    if (run.gzipped) result.querySpans.run = null;
-  }
+  sliceable(result.querySpans, qrels, run);
   return result;
 }
 
@@ -193,10 +199,6 @@ async function evaluateForComparison(data) {
     options: { ...data.options, querySpans: true },
     onProgress: runProgress(qrels, read, data.total),
   });
-  for (const r of read) {
-    const spans = result.runs?.[r.name]?.querySpans;
-    if (spans && qrels.gzipped) spans.qrels = null;
-    if (spans && r.source.gzipped) spans.run = null;
-  }
+  for (const r of read) sliceable(result.runs?.[r.name]?.querySpans, qrels, r.source);
   return result;
 }

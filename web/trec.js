@@ -7,6 +7,7 @@ import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import TrecWorker from './trec-worker.js?worker&inline';
+import { shareBySize } from '../wasm/shares.mjs';
 
 const $ = (id) => document.getElementById(id);
 const STORAGE_KEY = 'ndcg-calculator:trec';
@@ -365,21 +366,15 @@ async function runComparison(message) {
   while (helpers.length < lanes - 1) helpers.push(new TrecWorker());
   const workers = [worker, ...helpers.slice(0, lanes - 1)];
   const sizeOf = (input) => input.size ?? input.length;
-  const shares = workers.map(() => ({ runs: [], bytes: 0 }));
-  const bySize = message.runs.map((r, index) => ({ ...r, index })).sort((x, y) => sizeOf(y.input) - sizeOf(x.input));
-  for (const r of bySize) {
-    const least = shares.reduce((best, share) => (share.bytes < best.bytes ? share : best));
-    least.runs.push(r);
-    least.bytes += sizeOf(r.input);
-  }
+  const shares = shareBySize(message.runs.map((r, index) => ({ ...r, index })), workers.length, (r) => sizeOf(r.input));
   const progress = sharedProgress(message.runs.map((r) => sizeOf(r.input)));
   // Every worker's runs, or the first failure (which stops them all).
   const answers = await new Promise((resolve) => {
-    const busy = workers.filter((w, lane) => shares[lane].runs.length > 0);
+    const busy = workers.filter((w, lane) => shares[lane].length > 0);
     const got = [];
     busy.forEach((w, i) => {
       const lane = workers.indexOf(w);
-      ask(w, { ...message, type: 'evaluate-for-comparison', runs: shares[lane].runs, total: message.runs.length }, (data) => progress(lane, data))
+      ask(w, { ...message, type: 'evaluate-for-comparison', runs: shares[lane], total: message.runs.length }, (data) => progress(lane, data))
         .then((answer) => {
           if (answer.runs === undefined) resolve(answer);
           got[i] = answer;
