@@ -304,6 +304,31 @@ std::optional<std::int64_t> parse_integer(std::string_view text, bool* out_of_ra
 
 std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
+  // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19
+  // digits and no exponent, a whole number m up to 2^53 and k <= 22 decimals. Both m and 10^k
+  // are exact doubles, so m / 10^k is rounded once, correctly, as strtod would round it.
+  {
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p != end && *p == '-';
+    if (negative) ++p;
+    std::uint64_t m = 0;
+    int digits = 0;
+    int decimals = 0;
+    for (; p != end && is_digit(*p) && digits < 19; ++p, ++digits) m = m * 10 + (*p - '0');
+    if (p != end && *p == '.') {
+      for (++p; p != end && is_digit(*p) && digits < 19; ++p, ++digits, ++decimals) {
+        m = m * 10 + (*p - '0');
+      }
+    }
+    if (p == end && digits > 0 && m <= (std::uint64_t{1} << 53)) {
+      const double value = static_cast<double>(m) / kPow10[decimals];
+      return negative ? -value : value;
+    }
+  }
   // The grammar: [+-] digits [. digits] [(e|E) [+-] digits], with a digit before or after the
   // point. Past the sign it is fast_float's, which rounds correctly, as strtod does in the "C"
   // locale; a digit or a point after the sign keeps out its "inf" and "nan", and it reads no '+'.

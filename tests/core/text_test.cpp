@@ -144,6 +144,22 @@ TEST_CASE("parse_decimal reads what strtod reads, rounded the same, for random d
   }
   CHECK(numbers > 50000);  // both readings are exercised
   CHECK(numbers < 190000);
+  // Scores as runs write them, up to 19 digits with a point anywhere: the fast path's domain
+  // (a whole number up to 2^53 over a power of ten) and just past it.
+  for (int n = 0; n < 200000; ++n) {
+    const std::uint64_t whole = (x = x * 6364136223846793005ull + 1442695040888963407ull) >>
+                                (11 + next(54));  // up to 2^53, and small ones as often
+    std::string digits = std::to_string(whole + (n % 50 == 0 ? (std::uint64_t{1} << 53) : 0));
+    const std::size_t point = next(digits.size() + 1);
+    std::string text = (n % 2 == 0 ? "-" : "") + digits.substr(0, point) + "." + digits.substr(point);
+    if (n % 5 == 0) text.pop_back();  // a digit fewer, or the point last
+    if (text == "-" || text == "." || text == "-.") continue;
+    CAPTURE(text);
+    const auto expected = reference_decimal(text);
+    const auto got = parse_decimal(text);
+    REQUIRE(got.has_value() == expected.has_value());
+    if (got) REQUIRE(std::memcmp(&*got, &*expected, sizeof(double)) == 0);
+  }
   for (const char* edge :
        {"2.2250738585072011e-308", "4.9406564584124654e-324", "2.4703282292062327e-324",
         "2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308",

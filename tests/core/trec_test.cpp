@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "ndcg/cli.hpp"
@@ -699,4 +701,102 @@ TEST_CASE("preference measures agree with a count by hand") {
   CHECK(at("prefs_avgjg") == doctest::Approx(1.0 / 5));
   CHECK(at("prefs_avgjg_Rnonrel") == doctest::Approx(13.0 / 21));
   CHECK(at("prefs_avgjg_Rnonrel_ret") == doctest::Approx(9.0 / 14));
+}
+
+namespace {
+
+// What a run reader gives: every query handed over (its documents in full), its errors, its
+// tag; as text, so that two readings compare in one CHECK that shows where they differ.
+std::string reading_of(const std::string& text, bool careful, std::size_t chunk_seed) {
+  std::ostringstream out;
+  RunReader run([&](const QueryRun& q) {
+    out << "query " << q.qid << "\n";
+    for (const QueryRun::Doc& d : q.docs) {
+      char score[32];
+      std::snprintf(score, sizeof score, "%a", d.score);
+      out << "  " << d.line << ":" << d.column << " [" << q.docno(d) << "] " << score << " "
+          << d.hash << "\n";
+    }
+  });
+  if (careful) run.read_every_line_carefully();
+  std::mt19937_64 chunks(chunk_seed);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t size = std::min<std::size_t>(text.size() - at, 1 + chunks() % 97);
+    run.feed(std::string_view(text).substr(at, size));
+    at += size;
+  }
+  run.finish();
+  for (const Diagnostic& e : run.errors().items()) {
+    out << "error " << e.line << ":" << e.column << " " << e.message << "\n";
+  }
+  out << "tag [" << run.run_tag() << "] regroup " << run.regroup_needed() << "\n";
+  return out.str();
+}
+
+// A run line as people and programs write them, and as they go wrong: blanks of every kind,
+// fields across the 8- and 64-byte words the fast path reads, multi-byte and control
+// characters, scores in every notation, too few and too many fields.
+std::string random_run_line(std::mt19937_64& random) {
+  const auto pick = [&](std::initializer_list<const char*> options) {
+    return std::string(*(options.begin() + random() % options.size()));
+  };
+  const auto blank = [&] { return pick({" ", " ", " ", "\t", "  ", " \t ", "\t\t"}); };
+  const auto word = [&](std::size_t most) {
+    static const std::string letters = "abcdefghijklmnopqrstuvwxyz0123456789-_.:/ABCXYZ";
+    std::string w;
+    const std::size_t length = random() % (most + 1);
+    for (std::size_t i = 0; i < length; ++i) w += letters[random() % letters.size()];
+    if (random() % 8 == 0)
+      w.insert(random() % (w.size() + 1), pick({"\xC3\xA9", "\xE2\x82\xAC", "\xFF"}));
+    return w.empty() ? std::string("d") : w;
+  };
+  const auto score = [&] {
+    return pick({"12.5",
+                 "-3",
+                 "0.1234567890123456789",
+                 "1e-4",
+                 "+2",
+                 ".5",
+                 "5.",
+                 "-0",
+                 "inf",
+                 "-Infinity",
+                 "nan",
+                 "1.2.3",
+                 "12abc",
+                 "",
+                 "99999999999999999999999",
+                 "9007199254740993",
+                 "0.30000000000000004",
+                 "1E400",
+                 "-",
+                 ".",
+                 "4.9e-324",
+                 std::to_string(static_cast<double>(random() % 100000) / 1000).c_str()});
+  };
+  std::vector<std::string> fields = {
+      pick({"301", "302", "q3", "#c", "303"}), "Q0",    word(random() % 4 == 0 ? 140 : 20),
+      std::to_string(random() % 1000),         score(), word(random() % 4 == 0 ? 70 : 8)};
+  if (random() % 10 == 0) fields.resize(random() % 6);
+  if (random() % 10 == 0) fields.push_back(word(12));
+  std::string line = random() % 6 == 0 ? blank() : "";
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i > 0 ? blank() : "") + fields[i];
+  if (random() % 6 == 0) line += blank();
+  if (random() % 25 == 0)
+    line.insert(random() % (line.size() + 1), pick({"\x01", "\x7F", "\f", "\v", "\r", "\x1B"}));
+  return line + pick({"\n", "\n", "\n", "\r\n", "\r"});
+}
+
+}  // namespace
+
+TEST_CASE("the run reader's fast path reads every line as its general path does") {
+  std::mt19937_64 random(20261124);
+  for (int text_number = 0; text_number < 300; ++text_number) {
+    std::string text;
+    const int lines = 1 + static_cast<int>(random() % 60);
+    for (int i = 0; i < lines; ++i) text += random_run_line(random);
+    if (random() % 4 == 0) text.pop_back();  // no line end at the end
+    CAPTURE(text);
+    CHECK(reading_of(text, false, text_number) == reading_of(text, true, text_number + 1));
+  }
 }

@@ -2,6 +2,7 @@
 // strict number parsing, and the normalisation of document ids pasted from slides.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -40,19 +41,9 @@ class LineSplitter {
       pending_cr_ = false;
       if (chunk[start] == '\n') ++start;
     }
-    // The next '\n' and the next '\r' are each looked for with memchr and kept until passed, so
-    // a chunk is scanned once for each whatever its line ends (LF, CRLF or CR alone).
-    constexpr std::size_t none = std::string_view::npos;
-    const auto find = [&](char c, std::size_t from) -> std::size_t {
-      const void* at = std::memchr(chunk.data() + from, c, chunk.size() - from);
-      return at == nullptr ? none
-                           : static_cast<std::size_t>(static_cast<const char*>(at) - chunk.data());
-    };
-    std::size_t next_lf = start < chunk.size() ? find('\n', start) : none;
-    std::size_t next_cr = start < chunk.size() ? find('\r', start) : none;
-    while (true) {
-      const std::size_t end = std::min(next_lf, next_cr);
-      if (end == none) break;
+    while (start < chunk.size()) {
+      const std::size_t end = line_end(chunk, start);
+      if (end == std::string_view::npos) break;
       emit(chunk.substr(start, end - start), start, on_line);
       std::size_t last = end;  // the line end's last byte
       if (chunk[end] == '\r') {
@@ -63,9 +54,6 @@ class LineSplitter {
         }
       }
       start = last + 1;
-      if (start >= chunk.size()) break;
-      if (next_lf != none && next_lf < start) next_lf = find('\n', start);
-      if (next_cr != none && next_cr < start) next_cr = find('\r', start);
     }
     if (start < chunk.size()) {
       if (partial_.empty()) partial_start_ = base_ + start;
@@ -102,6 +90,34 @@ class LineSplitter {
   std::uint64_t bytes_fed() const { return fed_; }
 
  private:
+  // The offset of the first '\n' or '\r' of `chunk` from `from`, or npos. Eight bytes at a time
+  // (a word's bytes equal to either have their top bit set, exactly), inline: lines are short,
+  // and one pass finds either line end.
+  static std::size_t line_end(std::string_view chunk, std::size_t from) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    constexpr std::uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    const auto zero_bytes = [](std::uint64_t w) { return ~(((w & low7) + low7) | w) & ~low7; };
+    const char* p = chunk.data();
+    const std::size_t n = chunk.size();
+    std::size_t i = from;
+    for (; i + 8 <= n; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      const std::uint64_t found = zero_bytes(w ^ (ones * '\n')) | zero_bytes(w ^ (ones * '\r'));
+      if (found != 0) {
+        if constexpr (std::endian::native == std::endian::little) {
+          return i + static_cast<std::size_t>(std::countr_zero(found)) / 8;
+        } else {
+          return i + static_cast<std::size_t>(std::countl_zero(found)) / 8;
+        }
+      }
+    }
+    for (; i < n; ++i) {
+      if (p[i] == '\n' || p[i] == '\r') return i;
+    }
+    return std::string_view::npos;
+  }
+
   template <class OnLine>
   void emit(std::string_view piece, std::size_t start, OnLine& on_line) {
     if (partial_.empty()) {

@@ -268,6 +268,9 @@ class RunReader {
   void absorb(const RunPart& later);
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
+  // Reads every line the general way, never by the fast path that reads the common line a word
+  // at a time: the reference the fast path is tested against. Before the first feed.
+  void read_every_line_carefully() { careful_ = true; }
   const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
   const DiagnosticList& errors() const { return errors_; }
   const std::string& run_tag() const { return run_tag_; }
@@ -296,6 +299,7 @@ class RunReader {
   std::string run_tag_;
   bool regroup_needed_ = false;
   bool any_line_ = false;
+  bool careful_ = false;
   std::size_t memory_limit_;
   std::size_t kept_ = 0;  // estimated bytes held: the open query, or all of them when buffering
   bool stopped_ = false;  // the memory limit was reached, or the file is a qrels file
