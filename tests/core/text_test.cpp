@@ -151,7 +151,8 @@ TEST_CASE("parse_decimal reads what strtod reads, rounded the same, for random d
                                 (11 + next(54));  // up to 2^53, and small ones as often
     std::string digits = std::to_string(whole + (n % 50 == 0 ? (std::uint64_t{1} << 53) : 0));
     const std::size_t point = next(digits.size() + 1);
-    std::string text = (n % 2 == 0 ? "-" : "") + digits.substr(0, point) + "." + digits.substr(point);
+    std::string text =
+        (n % 2 == 0 ? "-" : "") + digits.substr(0, point) + "." + digits.substr(point);
     if (n % 5 == 0) text.pop_back();  // a digit fewer, or the point last
     if (text == "-" || text == "." || text == "-.") continue;
     CAPTURE(text);
