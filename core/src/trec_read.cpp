@@ -133,6 +133,134 @@ NDCG_COLD void report_swapped(Source reading, std::uint32_t number, DiagnosticLi
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+// Fields found a word at a time
+
+namespace {
+
+// Eight bytes at a time (SWAR): for the readers' fast paths, which meet a line's bytes a word at
+// a time instead of one branch per byte. Every mask below is exact: a byte's flag never
+// depends on its neighbours.
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+
+// The top bit of each byte of `w` that is zero.
+constexpr std::uint64_t zero_bytes(std::uint64_t w) {
+  return ~(((w & kLow7) + kLow7) | w) & kHigh;
+}
+
+// The top bit of each byte equal to `c`.
+constexpr std::uint64_t bytes_equal(std::uint64_t w, unsigned char c) {
+  return zero_bytes(w ^ (kOnes * c));
+}
+
+// One bit per byte (bit k for byte k) from flags in the bytes' top bits.
+constexpr std::uint32_t byte_flags(std::uint64_t top_bits) {
+  return static_cast<std::uint32_t>(((top_bits >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+// The line's bytes from `at` as a little-endian word; past the line's end, spaces.
+inline std::uint64_t word_at(const char* p, std::size_t at, std::size_t n) {
+  std::uint64_t w = 0;
+  if (at + 8 <= n) {
+    std::memcpy(&w, p + at, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    return w;
+  }
+  const std::size_t rest = n - at;  // 1 to 7 bytes
+  if (n >= 8) {                     // the word that ends with the line, shifted down: one load
+    std::memcpy(&w, p + n - 8, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    return (w >> (8 * (8 - rest))) | ((kOnes * ' ') << (8 * rest));
+  }
+  w = kOnes * ' ';
+  for (std::size_t k = 0; k < rest; ++k) {
+    w &= ~(std::uint64_t{0xFF} << (8 * k));
+    w |= std::uint64_t{static_cast<unsigned char>(p[at + k])} << (8 * k);
+  }
+  return w;
+}
+
+// The bounds of a line's first N fields, split on runs of spaces and tabs (as split_blank splits
+// them), how many fields there are, and whether any byte is 0x80 or more (a column in code points
+// then differs from a byte offset).
+template <std::size_t N>
+struct Fields {
+  std::uint32_t begin[N];  // set before they are read, so left uninitialised
+  std::uint32_t end[N];
+  std::size_t count = 0;
+  bool high = false;
+  Field field(std::string_view text, std::size_t k) const {
+    return Field{text.substr(begin[k], end[k] - begin[k]), begin[k]};
+  }
+};
+
+// Splits `text` into `out`, 64 bytes at a time: a bit per byte says whether it is a blank, and
+// fields start where a set bit is followed by a clear one, so a line costs a few word operations
+// and one step per field rather than a branch per byte. False when the line holds a control
+// character other than a tab, for the general path to report.
+template <std::size_t N>
+inline bool scan_fields(std::string_view text, Fields<N>& out) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  std::uint64_t high = 0;
+  bool open = false;  // whether the byte before this block is in a field
+  std::size_t field_start = 0;
+  std::size_t count = 0;
+  for (std::size_t block = 0; block < n; block += 64) {
+    std::uint64_t blanks = 0;  // bit j: byte block + j is a space or a tab (or past the end)
+    for (std::size_t w = 0; w < 8; ++w) {
+      const std::size_t at = block + 8 * w;
+      if (at >= n) {
+        blanks |= ~std::uint64_t{0} << (8 * w);
+        break;
+      }
+      const std::uint64_t word = word_at(p, at, n);
+      const std::uint64_t blank = bytes_equal(word, ' ') | bytes_equal(word, '\t');
+      // Below 0x20 or 0x7F, that is control characters (a blank aside).
+      const std::uint64_t low7 = word & kLow7;
+      const std::uint64_t control =
+          (~(low7 + kOnes * (0x80 - 0x20)) | (low7 + kOnes)) & ~word & kHigh & ~blank;
+      if (control != 0) return false;
+      high |= word;
+      blanks |= std::uint64_t{byte_flags(blank)} << (8 * w);
+    }
+    // Field starts: a byte not blank after a blank; ends: a blank after a byte that is not.
+    const std::uint64_t before = (blanks << 1) | (open ? 0 : 1);  // bit j: byte j - 1 is blank
+    std::uint64_t starts = ~blanks & before;
+    std::uint64_t ends = blanks & ~before;
+    while (starts != 0 || ends != 0) {
+      const int s = starts != 0 ? std::countr_zero(starts) : 64;
+      const int e = ends != 0 ? std::countr_zero(ends) : 64;
+      if (e < s) {  // the open field ends
+        if (count < N) {
+          out.begin[count] = static_cast<std::uint32_t>(field_start);
+          out.end[count] = static_cast<std::uint32_t>(block + e);
+        }
+        ++count;
+        ends &= ends - 1;
+      } else {
+        field_start = block + s;
+        starts &= starts - 1;
+      }
+    }
+    open = (blanks >> 63) == 0;
+  }
+  if (open) {  // a field that ends with the line (the line fills its last block)
+    if (count < N) {
+      out.begin[count] = static_cast<std::uint32_t>(field_start);
+      out.end[count] = static_cast<std::uint32_t>(n);
+    }
+    ++count;
+  }
+  out.count = count;
+  out.high = (high & kHigh) != 0;
+  return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
 // Docno hashes and the judged documents of a query
 
 std::uint64_t docno_hash(std::string_view docno) {
@@ -261,6 +389,21 @@ NDCG_COLD void QrelsReader::finish() {
 
 void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_) return;
+  // The common line, after the first judgment: four fields, no control character, in a qrels
+  // file (preferences take the general path).
+  Fields<4> fields;
+  if (judgments_ > 0 && !careful_ && !text.empty() && text.front() != '#' &&
+      (format_ == RelFormat::qrels || format_ == RelFormat::qrels_jg) &&
+      scan_fields(text, fields) && fields.count == 4) {
+    const Field f[4] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
+                        fields.field(text, 3)};
+    judgment(text, number, f);
+    return;
+  }
+  general_line(text, number);
+}
+
+NDCG_COLD void QrelsReader::general_line(std::string_view text, std::uint32_t number) {
   if (is_ascii_blank_line(text)) {
     if (blank_lines_++ == 0) first_blank_line_ = number;
     return;
@@ -294,6 +437,11 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
                      errors_)) {
     return;
   }
+  judgment(text, number, f);
+}
+
+// A judgment line's four fields, split.
+void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Field* f) {
   bool out_of_range = false;
   const auto grade = parse_integer(f[3].text, &out_of_range);
   if (!grade) {
@@ -485,54 +633,6 @@ void SpanRecorder::end(std::uint64_t offset) {
 // ---------------------------------------------------------------------------------------------
 // RunReader
 
-namespace {
-
-// Eight bytes at a time (SWAR): for the run reader's fast path, which meets a line's bytes a
-// word at a time instead of one branch per byte. Every mask below is exact: a byte's flag never
-// depends on its neighbours.
-constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-
-// The top bit of each byte of `w` that is zero.
-constexpr std::uint64_t zero_bytes(std::uint64_t w) {
-  return ~(((w & kLow7) + kLow7) | w) & kHigh;
-}
-
-// The top bit of each byte equal to `c`.
-constexpr std::uint64_t bytes_equal(std::uint64_t w, unsigned char c) {
-  return zero_bytes(w ^ (kOnes * c));
-}
-
-// One bit per byte (bit k for byte k) from flags in the bytes' top bits.
-constexpr std::uint32_t byte_flags(std::uint64_t top_bits) {
-  return static_cast<std::uint32_t>(((top_bits >> 7) * 0x0102040810204080ull) >> 56);
-}
-
-// The line's bytes from `at` as a little-endian word; past the line's end, spaces.
-inline std::uint64_t word_at(const char* p, std::size_t at, std::size_t n) {
-  std::uint64_t w = 0;
-  if (at + 8 <= n) {
-    std::memcpy(&w, p + at, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    return w;
-  }
-  const std::size_t rest = n - at;  // 1 to 7 bytes
-  if (n >= 8) {                     // the word that ends with the line, shifted down: one load
-    std::memcpy(&w, p + n - 8, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    return (w >> (8 * (8 - rest))) | ((kOnes * ' ') << (8 * rest));
-  }
-  w = kOnes * ' ';
-  for (std::size_t k = 0; k < rest; ++k) {
-    w &= ~(std::uint64_t{0xFF} << (8 * k));
-    w |= std::uint64_t{static_cast<unsigned char>(p[at + k])} << (8 * k);
-  }
-  return w;
-}
-
-}  // namespace
-
 void RunReader::feed(std::string_view chunk) {
   lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
 }
@@ -654,83 +754,28 @@ void RunReader::close_current() {
 // The common line read in one pass: fields split on spaces and tabs, no control character, six
 // fields or more, a decimal score, a docno of an allowed length. Anything else (and the first
 // line, which may belong to a qrels file) returns false, for line() to read and report.
-//
-// The line is met 64 bytes at a time: a bit per byte says whether it is a blank, and fields
-// start where a blank bit is followed by a clear one, so a line costs a few word operations and
-// one step per field rather than a branch per byte.
 bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
-  // The first six fields' bounds; set before they are read, so left uninitialised.
-  std::uint32_t begin[6];
-  std::uint32_t end[6];
-  std::size_t count = 0;
-  std::uint64_t high = 0;  // any byte >= 0x80, which makes a column differ from an offset
-  const char* p = text.data();
-  const std::size_t n = text.size();
-  bool open = false;  // whether the byte before this block is in a field
-  std::size_t field_start = 0;
-  for (std::size_t block = 0; block < n; block += 64) {
-    std::uint64_t blanks = 0;  // bit j: byte block + j is a space or a tab (or past the end)
-    for (std::size_t w = 0; w < 8; ++w) {
-      const std::size_t at = block + 8 * w;
-      if (at >= n) {
-        blanks |= ~std::uint64_t{0} << (8 * w);
-        break;
-      }
-      const std::uint64_t word = word_at(p, at, n);
-      const std::uint64_t blank = bytes_equal(word, ' ') | bytes_equal(word, '\t');
-      // Below 0x20 or 0x7F, that is control characters (a blank aside): for line() to report.
-      const std::uint64_t low7 = word & kLow7;
-      const std::uint64_t control =
-          (~(low7 + kOnes * (0x80 - 0x20)) | (low7 + kOnes)) & ~word & kHigh & ~blank;
-      if (control != 0) return false;
-      high |= word;
-      blanks |= std::uint64_t{byte_flags(blank)} << (8 * w);
-    }
-    // Field starts: a byte not blank after a blank; ends: a blank after a byte that is not.
-    const std::uint64_t before = (blanks << 1) | (open ? 0 : 1);  // bit j: byte j - 1 is blank
-    std::uint64_t starts = ~blanks & before;
-    std::uint64_t ends = blanks & ~before;
-    while (starts != 0 || ends != 0) {
-      const int s = starts != 0 ? std::countr_zero(starts) : 64;
-      const int e = ends != 0 ? std::countr_zero(ends) : 64;
-      if (e < s) {  // the open field ends
-        if (count < 6) {
-          begin[count] = static_cast<std::uint32_t>(field_start);
-          end[count] = static_cast<std::uint32_t>(block + e);
-        }
-        ++count;
-        ends &= ends - 1;
-      } else {
-        field_start = block + s;
-        starts &= starts - 1;
-      }
-    }
-    open = (blanks >> 63) == 0;
-  }
-  if (open) {  // a field that ends with the line (no trailing blank within a block)
-    if (count < 6) {
-      begin[count] = static_cast<std::uint32_t>(field_start);
-      end[count] = static_cast<std::uint32_t>(n);
-    }
-    ++count;
-  }
-  if (count == 0 || p[begin[0]] == '#') return true;  // blank, or a comment
-  if (count < 6) return false;
-  const auto field = [&](std::size_t k) {
-    return Field{text.substr(begin[k], end[k] - begin[k]), begin[k]};
-  };
-  const Field f[6] = {field(0), field(1), field(2), field(3), field(4), field(5)};
+  Fields<6> fields;
+  if (!scan_fields(text, fields)) return false;
+  if (fields.count == 0 || text[fields.begin[0]] == '#') return true;  // blank, or a comment
+  if (fields.count < 6) return false;
+  const Field f[6] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
+                      fields.field(text, 3), fields.field(text, 4), fields.field(text, 5)};
   if (f[2].text.size() > kMaxDocIdBytes) return false;
   const auto score = parse_decimal(f[4].text);
   if (!score) return false;
-  const std::uint32_t column = (high & kHigh) != 0 ? column_of(text, f[2].offset) : f[2].offset + 1;
+  const std::uint32_t column = fields.high ? column_of(text, f[2].offset) : f[2].offset + 1;
   accept(f, *score, column, number);
   return true;
 }
 
-NDCG_COLD void RunReader::line(std::string_view text, std::uint32_t number) {
+void RunReader::line(std::string_view text, std::uint32_t number) {
+  if (any_line_ && !careful_ && !stopped_ && fast_line(text, number)) return;
+  general_line(text, number);
+}
+
+NDCG_COLD void RunReader::general_line(std::string_view text, std::uint32_t number) {
   if (stopped_) return;
-  if (any_line_ && !careful_ && fast_line(text, number)) return;
   // trec_eval skips a run line whose first non-blank character is '#'.
   if (is_ascii_blank_line(text) || trim_ascii(text).front() == '#') return;
   const bool first = !any_line_;

@@ -800,3 +800,81 @@ TEST_CASE("the run reader's fast path reads every line as its general path does"
     CHECK(reading_of(text, false, text_number) == reading_of(text, true, text_number + 1));
   }
 }
+
+namespace {
+
+std::string judged_of(const QueryQrels& q) {
+  std::string out;
+  for (const JudgedDocs::Entry& e : q.by_doc.entries()) {
+    out += "  " + std::to_string(e.line) + " [" + std::string(q.by_doc.docno(e)) + "] " +
+           std::to_string(e.grade) + " " + std::to_string(e.hash) + "\n";
+  }
+  for (const auto& [grade, count] : q.grade_counts) {
+    out += "  grade " + std::to_string(grade) + " x" + std::to_string(count) + "\n";
+  }
+  return out;
+}
+
+// What a qrels reader gives, as text (see reading_of).
+std::string qrels_reading_of(const std::string& text, RelFormat format, bool careful,
+                             std::size_t chunk_seed) {
+  QrelsReader qrels;
+  qrels.set_format(format);
+  if (careful) qrels.read_every_line_carefully();
+  std::mt19937_64 chunks(chunk_seed);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t size = std::min<std::size_t>(text.size() - at, 1 + chunks() % 97);
+    qrels.feed(std::string_view(text).substr(at, size));
+    at += size;
+  }
+  qrels.finish();
+  std::string out;
+  for (const auto& [qid, q] : qrels.queries()) {
+    out += "query " + qid + "\n" + judged_of(q);
+    for (const JudgmentGroup& g : q.groups) out += " group " + g.id + "\n" + judged_of(g.judged);
+  }
+  for (const Diagnostic& e : qrels.errors().items()) {
+    out +=
+        "error " + std::to_string(e.line) + ":" + std::to_string(e.column) + " " + e.message + "\n";
+  }
+  return out + "blank " + std::to_string(qrels.blank_lines()) + " " +
+         std::to_string(qrels.first_blank_line()) + "\n";
+}
+
+std::string random_qrels_line(std::mt19937_64& random) {
+  const auto pick = [&](std::initializer_list<const char*> options) {
+    return std::string(*(options.begin() + random() % options.size()));
+  };
+  const auto blank = [&] { return pick({" ", " ", " ", "\t", "  ", " \t "}); };
+  std::string docno =
+      pick({"d1", "d2", "doc-00012345", "clueweb09-en0000-00-00000", "\xC3\xA9t\xC3\xA9", "x"});
+  if (random() % 6 == 0) docno += std::string(random() % 80, 'z');
+  std::vector<std::string> fields = {
+      pick({"301", "302", "#1", "q3"}), pick({"0", "Q0", "a", "b"}), docno,
+      pick({"0", "1", "2", "-1", "3", "1e2", "x", "99999999999999999999", "+1"})};
+  if (random() % 10 == 0) fields.resize(random() % 4);
+  if (random() % 10 == 0) fields.push_back(pick({"1", "t", "0.5"}));
+  std::string line = random() % 8 == 0 ? blank() : "";
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i > 0 ? blank() : "") + fields[i];
+  if (random() % 8 == 0) line += blank();
+  if (random() % 25 == 0)
+    line.insert(random() % (line.size() + 1), pick({"\x01", "\x7F", "\f", "\v", "\r"}));
+  return line + pick({"\n", "\n", "\r\n"});
+}
+
+}  // namespace
+
+TEST_CASE("the qrels reader's fast path reads every line as its general path does") {
+  std::mt19937_64 random(20261125);
+  for (int text_number = 0; text_number < 300; ++text_number) {
+    std::string text;
+    const int lines = 1 + static_cast<int>(random() % 60);
+    for (int i = 0; i < lines; ++i) text += random_qrels_line(random);
+    if (random() % 4 == 0) text.pop_back();
+    CAPTURE(text);
+    for (RelFormat format : {RelFormat::qrels, RelFormat::qrels_jg}) {
+      CHECK(qrels_reading_of(text, format, false, text_number) ==
+            qrels_reading_of(text, format, true, text_number + 1));
+    }
+  }
+}

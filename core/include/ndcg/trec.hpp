@@ -176,6 +176,9 @@ class QrelsReader {
   void set_format(RelFormat format) { format_ = format; }
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
+  // Reads every line the general way, never by the fast path that splits the common line a word
+  // at a time: the reference the fast path is tested against. Before the first feed.
+  void read_every_line_carefully() { careful_ = true; }
   const std::vector<QuerySpan>* spans() const { return spans_.spans(); }
   RelFormat format() const { return format_; }
 
@@ -191,6 +194,8 @@ class QrelsReader {
 
  private:
   void line(std::string_view text, std::uint32_t number);
+  void general_line(std::string_view text, std::uint32_t number);
+  void judgment(std::string_view text, std::uint32_t number, const Field* fields);
   void preference_line(std::string_view text, std::uint32_t number);
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
   void check_memory(std::uint32_t number);
@@ -209,6 +214,7 @@ class QrelsReader {
   std::size_t memory_limit_;
   std::size_t kept_ = 0;  // estimated bytes held
   bool stopped_ = false;  // the memory limit was reached, or the file is a run
+  bool careful_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -279,6 +285,7 @@ class RunReader {
  private:
   void line(std::string_view text, std::uint32_t number);
   bool fast_line(std::string_view text, std::uint32_t number);
+  void general_line(std::string_view text, std::uint32_t number);
   void accept(const Field* fields, double score, std::uint32_t column, std::uint32_t number);
   void close_current();
 
