@@ -1,12 +1,13 @@
 // The TREC files mode: a qrels and a run, evaluated in a worker by the core; a means table, a
 // histogram, a sortable per-query table, and any query step by step. No metric is computed here.
+import workerScript from 'virtual:trec-worker-packed';
+import { moduleUrl } from './core-loader.js';
 import { coreSource, coreWasm } from './core.js';
 import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
-import TrecWorker from './trec-worker.js?worker&inline';
 import { shareBySize } from '../wasm/shares.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +17,9 @@ const EXPLAIN_DISPLAY = displayOf({ decimals: '4', roundLikeSlide: false, discou
 let worker = null;
 // Workers that evaluate some of a comparison's runs beside `worker`, kept for the next one.
 let helpers = [];
+// The workers' script (web/trec-worker.js, bundled and packed by the build), inflated once into
+// a blob: URL that every worker starts from.
+let workerUrl = null;
 const primed = new WeakSet();  // workers sent the core's source already
 let job = 0;
 let last = null;  // { result, inputs }
@@ -338,10 +342,23 @@ function startProgress(label) {
   $('trec-progress-label').textContent = label;
 }
 
+/**
+ * The URL workers start from, once the script is inflated (at the first evaluation); null when
+ * the job was cancelled or replaced meanwhile.
+ */
+async function workerScriptUrl() {
+  const mine = job;
+  workerUrl ??= moduleUrl(workerScript);
+  const url = await workerUrl;
+  return mine === job ? url : null;
+}
+
 /** Runs one evaluation in the worker; resolves with its result (pending when cancelled). */
 async function run(message) {
   startProgress('Reading qrels…');
-  worker ??= new TrecWorker();
+  const url = await workerScriptUrl();
+  if (url === null) return new Promise(() => {});
+  worker ??= new Worker(url, { name: 'ndcg-calculator' });
   const result = await ask(worker, message, showProgressOf);
   showProgress(false);
   return result;
@@ -362,8 +379,10 @@ async function runComparison(message) {
   const lanes = lanesFor(message.runs.length);
   if (lanes < 2) return run(message);
   startProgress(`Reading qrels and ${message.runs.length} runs side by side…`);
-  worker ??= new TrecWorker();
-  while (helpers.length < lanes - 1) helpers.push(new TrecWorker());
+  const url = await workerScriptUrl();
+  if (url === null) return new Promise(() => {});
+  worker ??= new Worker(url, { name: 'ndcg-calculator' });
+  while (helpers.length < lanes - 1) helpers.push(new Worker(url, { name: 'ndcg-calculator' }));
   const workers = [worker, ...helpers.slice(0, lanes - 1)];
   const sizeOf = (input) => input.size ?? input.length;
   const shares = shareBySize(message.runs.map((r, index) => ({ ...r, index })), workers.length, (r) => sizeOf(r.input));

@@ -181,11 +181,11 @@ inline std::uint64_t word_at(const char* p, std::size_t at, std::size_t n) {
   return w;
 }
 
-// The bounds of a line's first N fields, split on runs of spaces and tabs (as split_blank splits
+// The bounds of a line's first six fields, split on runs of spaces and tabs (as split_blank splits
 // them), how many fields there are, and whether any byte is 0x80 or more (a column in code points
 // then differs from a byte offset).
-template <std::size_t N>
 struct Fields {
+  static constexpr std::size_t N = 6;
   std::uint32_t begin[N];  // set before they are read, so left uninitialised
   std::uint32_t end[N];
   std::size_t count = 0;
@@ -199,8 +199,8 @@ struct Fields {
 // fields start where a set bit is followed by a clear one, so a line costs a few word operations
 // and one step per field rather than a branch per byte. False when the line holds a control
 // character other than a tab, for the general path to report.
-template <std::size_t N>
-inline bool scan_fields(std::string_view text, Fields<N>& out) {
+bool scan_fields(std::string_view text, Fields& out) {
+  constexpr std::size_t N = Fields::N;
   const char* p = text.data();
   const std::size_t n = text.size();
   std::uint64_t high = 0;
@@ -209,6 +209,9 @@ inline bool scan_fields(std::string_view text, Fields<N>& out) {
   std::size_t count = 0;
   for (std::size_t block = 0; block < n; block += 64) {
     std::uint64_t blanks = 0;  // bit j: byte block + j is a space or a tab (or past the end)
+#if defined(__clang__)
+#pragma clang loop unroll(disable)
+#endif
     for (std::size_t w = 0; w < 8; ++w) {
       const std::size_t at = block + 8 * w;
       if (at >= n) {
@@ -391,7 +394,7 @@ void QrelsReader::line(std::string_view text, std::uint32_t number) {
   if (stopped_) return;
   // The common line, after the first judgment: four fields, no control character, in a qrels
   // file (preferences take the general path).
-  Fields<4> fields;
+  Fields fields;
   if (judgments_ > 0 && !careful_ && !text.empty() && text.front() != '#' &&
       (format_ == RelFormat::qrels || format_ == RelFormat::qrels_jg) &&
       scan_fields(text, fields) && fields.count == 4) {
@@ -755,7 +758,7 @@ void RunReader::close_current() {
 // fields or more, a decimal score, a docno of an allowed length. Anything else (and the first
 // line, which may belong to a qrels file) returns false, for line() to read and report.
 bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
-  Fields<6> fields;
+  Fields fields;
   if (!scan_fields(text, fields)) return false;
   if (fields.count == 0 || text[fields.begin[0]] == '#') return true;  // blank, or a comment
   if (fields.count < 6) return false;

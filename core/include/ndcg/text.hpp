@@ -2,7 +2,6 @@
 // strict number parsing, and the normalisation of document ids pasted from slides.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -90,33 +89,8 @@ class LineSplitter {
   std::uint64_t bytes_fed() const { return fed_; }
 
  private:
-  // The offset of the first '\n' or '\r' of `chunk` from `from`, or npos. Eight bytes at a time
-  // (a word's bytes equal to either have their top bit set, exactly), inline: lines are short,
-  // and one pass finds either line end.
-  static std::size_t line_end(std::string_view chunk, std::size_t from) {
-    constexpr std::uint64_t ones = 0x0101010101010101ull;
-    constexpr std::uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
-    const auto zero_bytes = [](std::uint64_t w) { return ~(((w & low7) + low7) | w) & ~low7; };
-    const char* p = chunk.data();
-    const std::size_t n = chunk.size();
-    std::size_t i = from;
-    for (; i + 8 <= n; i += 8) {
-      std::uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      const std::uint64_t found = zero_bytes(w ^ (ones * '\n')) | zero_bytes(w ^ (ones * '\r'));
-      if (found != 0) {
-        if constexpr (std::endian::native == std::endian::little) {
-          return i + static_cast<std::size_t>(std::countr_zero(found)) / 8;
-        } else {
-          return i + static_cast<std::size_t>(std::countl_zero(found)) / 8;
-        }
-      }
-    }
-    for (; i < n; ++i) {
-      if (p[i] == '\n' || p[i] == '\r') return i;
-    }
-    return std::string_view::npos;
-  }
+  // The offset of the first '\n' or '\r' of `chunk` from `from`, or npos (text.cpp).
+  static std::size_t line_end(std::string_view chunk, std::size_t from);
 
   template <class OnLine>
   void emit(std::string_view piece, std::size_t start, OnLine& on_line) {
