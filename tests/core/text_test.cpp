@@ -148,7 +148,7 @@ TEST_CASE("parse_decimal reads what strtod reads, rounded the same, for random d
   // (a whole number up to 2^53 over a power of ten) and just past it.
   for (int n = 0; n < 200000; ++n) {
     const std::uint64_t whole = (x = x * 6364136223846793005ull + 1442695040888963407ull) >>
-                                (11 + next(54));  // up to 2^53, and small ones as often
+                                (11 + next(53));  // up to 2^53, and small ones as often
     std::string digits = std::to_string(whole + (n % 50 == 0 ? (std::uint64_t{1} << 53) : 0));
     const std::size_t point = next(digits.size() + 1);
     std::string text =
