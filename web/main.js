@@ -80,8 +80,10 @@ async function main() {
     return;
   }
   offerPresets(calc.presets());
-  offerMeasures(calc.measures(), calc.measureSets());
   listMode.start(calc);
+  // The TREC tab's catalogue of measures after the first result, in the same task: it is built
+  // before the page is next drawn, but the result does not wait for it.
+  offerMeasures(calc.measures(), calc.measureSets());
   document.body.dataset.ready = 'true';
 }
 
