@@ -789,6 +789,22 @@ async function explainPair(query, { a, b, measure }) {
   $('cmp-side').focus({ preventScroll: true });
 }
 
+/**
+ * Makes a file input show `file` as its choice when the file came another way (dropped on the
+ * text box, or chosen with others in the first run's chooser), so that it does not say "No file
+ * chosen" beside a label naming the file. Where a browser does not let a page set it, the label
+ * still names the file.
+ */
+function showChosen(input, file) {
+  try {
+    const list = new DataTransfer();
+    list.items.add(file);
+    input.files = list.files;
+  } catch {
+    // The label says which file it is.
+  }
+}
+
 /** A box for one more run to compare, with its own file chooser and text. */
 function addRunBox(file = null, text = '') {
   runBoxes += 1;
@@ -800,9 +816,12 @@ function addRunBox(file = null, text = '') {
   const pasteLabel = el('label', { for: `${id}-text`, className: 'paste-label' });
   const remove = el('button', { type: 'button', className: 'link remove-run' });
   const box = el('div', { className: 'box more-run' }, label, input, pasteLabel, area, remove);
-  const entry = { file, text: area, box, label, pasteLabel, remove };
+  const entry = { file, input, text: area, box, label, pasteLabel, remove };
   area.disabled = file !== null;
-  if (file) area.value = '';
+  if (file) {
+    area.value = '';
+    showChosen(input, file);
+  }
   input.addEventListener('change', () => {
     entry.file = input.files?.[0] ?? null;
     area.disabled = entry.file !== null;
@@ -815,6 +834,7 @@ function addRunBox(file = null, text = '') {
     const dropped = event.dataTransfer?.files?.[0];
     if (!dropped) return;
     entry.file = dropped;
+    showChosen(input, dropped);
     area.disabled = true;
     labelRuns();
   });
@@ -856,6 +876,7 @@ function takeRunFiles(list) {
     const box = free.shift();
     if (box) {
       box.file = file;
+      showChosen(box.input, file);
       box.text.disabled = true;
     } else {
       addRunBox(file);
@@ -869,7 +890,11 @@ function setUpFile(name) {
   const input = $(`${name}-file`);
   const text = $(`${name}-text`);
   input.addEventListener('change', () => {
-    if (name === 'run' && (input.files?.length ?? 0) > 1) takeRunFiles(input.files);
+    if (name === 'run' && (input.files?.length ?? 0) > 1) {
+      // The first is this box's, the others went to boxes of their own: each shows its file.
+      takeRunFiles(input.files);
+      showChosen(input, input.files[0]);
+    }
     files[name] = input.files?.[0] ?? null;
     text.disabled = files[name] !== null;
     if (name === 'run') labelRuns();
@@ -883,6 +908,7 @@ function setUpFile(name) {
     if (!file) return;
     if (name === 'run') takeRunFiles(event.dataTransfer.files);
     files[name] = file;
+    showChosen(input, file);
     if (name === 'run') labelRuns();
     text.disabled = true;
     setStatus(`${name === 'qrels' ? 'Qrels' : 'Run'}: ${file.name}`);

@@ -42,6 +42,14 @@ test('three run files: the means, the markers and every pair\'s p-values are the
   await expect(page.locator('#trec-status')).toContainText('Compared 3 runs on 25 queries');
   await expect(page.locator('#trec-results')).toBeHidden();
   await expect(page.locator('#trec-evaluate')).toHaveText('Compare 3 runs');
+  // The runs chosen together went to a box each, and each box's chooser shows its file.
+  expect(await page.locator('#run-file').evaluate((input) => [...input.files].map((f) => f.name))).toEqual([RUNS[0]]);
+  const boxes = page.locator('#trec-more-runs .more-run');
+  await expect(boxes).toHaveCount(RUNS.length - 1);
+  for (const [i, name] of RUNS.slice(1).entries()) {
+    await expect(boxes.nth(i).locator('label').first()).toHaveText(`Run ${i + 2} file: ${name}`);
+    expect(await boxes.nth(i).locator('input[type=file]').evaluate((input) => [...input.files].map((f) => f.name))).toEqual([name]);
+  }
   // The means table: a row per measure, a column per run, ▲/▼ where the randomization test says so.
   const rows = page.locator('#cmp-means tbody tr');
   await expect(rows).toHaveCount(r.measures.length);
