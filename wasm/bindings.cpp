@@ -482,13 +482,15 @@ class TrecSession : public FedSession {
 
 #ifdef NDCG_COMMAND_LINE
   // A run split between two instances (trec.hpp's Session::absorb): whether these options
-  // allow it; this session reads a later part from line `first_line`; its part as bytes; and
-  // the later part's bytes (written into chunkBuffer(size)) absorbed by the first part's session.
+  // allow it; this session reads a later part from line `first_line`, which starts at byte
+  // `first_byte` of the whole run (query spans are the whole run's); its part as bytes; and the
+  // later part's bytes (written into chunkBuffer(size)) absorbed by the first part's session.
   bool canSplit() const {
     return option_errors_.empty() && session_->can_split();
   }
-  void continueRun(double first_line) {
-    session_->continue_run(static_cast<std::uint32_t>(first_line));
+  void continueRun(double first_line, double first_byte) {
+    session_->continue_run(static_cast<std::uint32_t>(first_line),
+                           static_cast<std::uint64_t>(first_byte));
   }
   val packPart() {
     const std::string bytes = session_->pack_part();

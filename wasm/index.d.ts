@@ -442,9 +442,10 @@ export interface Calculator {
   /**
    * The later part of a run split between two instances (see evaluateSplit): the qrels,
    * and the run's chunks from a line where a query starts, numbered `firstLine` (or a promise
-   * of it, awaited after the qrels). `packed` is null when the part cannot be joined.
+   * of it, awaited after the qrels), its first byte at offset `firstByte` of the whole run (query
+   * spans are the whole run's). `packed` is null when the part cannot be joined.
    */
-  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine: number | Promise<number> }): Promise<{ packed: Uint8Array | null }>;
+  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine: number | Promise<number>; firstByte: number }): Promise<{ packed: Uint8Array | null }>;
   /** Where in `window` (run bytes from any offset) a line starts whose query differs from the line before's; null for none. */
   queryBoundary(window: Uint8Array): number | null;
   /** Lines counted as the readers count them (LF, CRLF, a lone CR). */

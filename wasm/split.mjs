@@ -18,15 +18,19 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
      * The later part of a run split between two instances of the core, read here: the qrels,
      * then the run's chunks from a line where a query starts (queryBoundary), that line numbered
      * `firstLine` (countLines of the bytes before it, plus one; or a promise of it, awaited once
-     * the qrels are read, so that they are read while it is counted). Resolves { packed }: the
+     * the qrels are read, so that they are read while it is counted) and starting at byte
+     * `firstByte` of the whole run (query spans, when asked for, are the whole run's). Resolves { packed }: the
      * part as bytes for the first part's evaluateSplit(), or null when it cannot be joined (its
      * queries need regrouping, the options keep one instance, or reading failed: the first part's
      * instance then reads the whole run, and reports what fails).
      */
     async evaluateLaterPart(request) {
-      const { qrels, run, firstLine, onProgress } = request ?? {};
+      const { qrels, run, firstLine, firstByte, onProgress } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function' || firstLine === undefined) {
         throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } and the part\'s first line number');
+      }
+      if (!Number.isSafeInteger(firstByte) || firstByte < 1) {
+        throw new CalculatorUsageError('evaluateLaterPart(): firstByte, the offset of the part\'s first byte in the whole run, must be a whole number ≥ 1');
       }
       const args = sessionArguments(request);
       if (currentCore() === null) return { packed: null };
@@ -40,7 +44,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
         session.finishQrels();
         const line = await firstLine;
         if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
-        session.continueRun(line);
+        session.continueRun(line, firstByte);
         await feedAll(run, chunkFeeder(core, session, 'feedRunBuffer'), 'run', (bytes) => onProgress?.({ file: 'run', bytes }));
         return { packed: session.finishRun() ? null : session.packPart() };
       } catch (error) {

@@ -19,6 +19,7 @@ if (workerData.task === 'later-part') {
     qrels: await opener(qrelsPath),
     run: () => createReadStream(runPath, { start: from, highWaterMark: 1 << 20 }),
     firstLine,
+    firstByte: from,
     measures,
     options,
     onProgress: progress,

@@ -1010,7 +1010,7 @@ void Session::start_run(bool buffer_all) {
   evaluator_ = std::make_unique<Evaluator>(qrels_, options_);
   run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
   if (options_.query_spans) run_->record_spans();
-  if (first_line_ > 0) run_->continue_from_line(first_line_);
+  if (first_line_ > 0) run_->continue_from_line(first_line_, first_byte_);
 }
 
 void Session::feed_run(std::string_view chunk) {
@@ -1039,12 +1039,13 @@ void Session::next_run() {
 
 bool Session::can_split() const {
   return options_.explain_query.empty() && !options_.explain_all &&
-         options_.explain_measure.empty() && options_.only_query.empty() && !options_.query_spans;
+         options_.explain_measure.empty() && options_.only_query.empty();
 }
 
-void Session::continue_run(std::uint32_t first_line) {
+void Session::continue_run(std::uint32_t first_line, std::uint64_t first_byte) {
   first_line_ = first_line;
-  if (run_) run_->continue_from_line(first_line);
+  first_byte_ = first_byte;
+  if (run_) run_->continue_from_line(first_line, first_byte);
 }
 
 namespace {
@@ -1087,6 +1088,13 @@ std::string Session::pack_part() {
   p.text(part.run_tag);
   p.number(static_cast<std::uint64_t>(part.queries.size()));
   for (const std::uint64_t h : part.queries) p.number(h);
+  p.flag(part.spans_given_up);
+  p.number(static_cast<std::uint64_t>(part.spans.size()));
+  for (const QuerySpan& s : part.spans) {
+    p.text(s.qid);
+    p.number(s.start);
+    p.number(s.end);
+  }
   p.diagnostics(part.reader_errors);
   p.flag(part.reader_errors_whole);
   p.number(static_cast<std::uint64_t>(part.results.size()));
@@ -1127,6 +1135,15 @@ bool Session::absorb_packed(std::string_view bytes) {
   const std::size_t queries = u.count(8);
   for (std::size_t i = 0; i < queries && u.ok(); ++i)
     part.queries.push_back(u.number<std::uint64_t>());
+  part.spans_given_up = u.flag();
+  const std::size_t spans = u.count(20);
+  for (std::size_t i = 0; i < spans && u.ok(); ++i) {
+    QuerySpan s;
+    s.qid = u.text();
+    s.start = u.number<std::uint64_t>();
+    s.end = u.number<std::uint64_t>();
+    part.spans.push_back(std::move(s));
+  }
   part.reader_errors = u.diagnostics();
   part.reader_errors_whole = u.flag();
   const std::size_t results = u.count(12);

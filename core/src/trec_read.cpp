@@ -633,6 +633,16 @@ void SpanRecorder::end(std::uint64_t offset) {
   if (on_ && !dropped_ && !spans_.empty()) spans_.back().end = offset;
 }
 
+void SpanRecorder::append(const std::vector<QuerySpan>& later, bool given_up) {
+  if (!on_ || dropped_) return;
+  if (given_up || spans_.size() + later.size() > kMaxSpans) {
+    dropped_ = true;
+    spans_ = {};
+    return;
+  }
+  spans_.insert(spans_.end(), later.begin(), later.end());
+}
+
 // ---------------------------------------------------------------------------------------------
 // RunReader
 
@@ -695,8 +705,8 @@ bool RunReader::closed_insert(std::uint64_t hash) {
   }
 }
 
-void RunReader::continue_from_line(std::uint32_t first_line) {
-  lines_.start_at_line(first_line);
+void RunReader::continue_from_line(std::uint32_t first_line, std::uint64_t first_byte) {
+  lines_.start_at_line(first_line, first_byte);
   any_line_ = true;  // the file's first line, and whether it has any, are the first part's
 }
 
@@ -715,6 +725,9 @@ void RunReader::part(RunPart& out) const {
   for (const std::uint64_t h : closed_) {
     if (h != 0) out.queries.push_back(h);
   }
+  const std::vector<QuerySpan>* spans = spans_.spans();
+  out.spans = spans != nullptr ? *spans : std::vector<QuerySpan>{};
+  out.spans_given_up = spans_.given_up();
   out.reader_errors = errors_.items();
   out.reader_errors_whole = errors_.size() == errors_.items().size();
 }
@@ -723,6 +736,7 @@ void RunReader::absorb(const RunPart& later) {
   for (const Diagnostic& d : later.reader_errors) errors_.add(d);
   if (!later.run_tag.empty()) run_tag_ = later.run_tag;
   for (const std::uint64_t h : later.queries) closed_insert(h);
+  spans_.append(later.spans, later.spans_given_up);
 }
 
 void RunReader::close_current() {

@@ -107,13 +107,23 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
     s->feed_qrels(qrels);
     s->finish_qrels();
   }
-  later.continue_run(counter.lines_emitted() + 1);
+  later.continue_run(counter.lines_emitted() + 1, at);
   first.feed_run(run.substr(0, at));
   later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
   if (later.finish_run() || regroup) return std::nullopt;
   if (!(packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) return std::nullopt;
   return first.result();
+}
+
+// Query spans as text: "qid start-end" a line, or "none".
+std::string spans_text(const std::optional<std::vector<QuerySpan>>& spans) {
+  if (!spans) return "none";
+  std::string out;
+  for (const QuerySpan& s : *spans) {
+    out += s.qid + " " + std::to_string(s.start) + "-" + std::to_string(s.end) + "\n";
+  }
+  return out;
 }
 
 std::string described(const std::vector<Diagnostic>& list) {
@@ -157,6 +167,7 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
       CHECK(described(carried->errors) == described(split->errors));
       CHECK(described(carried->warnings) == described(split->warnings));
       if (split->ok) CHECK(format_trec(*carried, true) == format_trec(*split, true));
+      CHECK(spans_text(carried->run_spans) == spans_text(split->run_spans));
     }
     if (query_starts && grouped) REQUIRE(split);
     if (!split) continue;
@@ -164,6 +175,9 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     CHECK(described(split->errors) == described(whole.errors));
     CHECK(described(split->warnings) == described(whole.warnings));
     if (whole.ok) CHECK(format_trec(*split, true) == format_trec(whole, true));
+    // Where each query's lines are: the whole file's offsets, from both parts.
+    CHECK(spans_text(split->run_spans) == spans_text(whole.run_spans));
+    CHECK(spans_text(split->qrels_spans) == spans_text(whole.qrels_spans));
   }
   if (grouped) CHECK(joined > 0);
 }
@@ -174,10 +188,13 @@ TEST_CASE("a run split at a query boundary and read by two sessions gives one se
   for (const auto& c : manifest()["cases"]) {
     const std::string name = c["name"];
     CAPTURE(name);
-    const Request request = parse_args(c["args"]);
+    Request request = parse_args(c["args"]);
     const std::string run = read_file(c["run"]);
-    check_every_split(read_file(c["qrels"]), run, request.options,
-                      c["run"].get<std::string>() != "ungrouped.run");
+    const bool grouped = c["run"].get<std::string>() != "ungrouped.run";
+    check_every_split(read_file(c["qrels"]), run, request.options, grouped);
+    // And with the query spans the page keeps, to explain one query by reading its lines only.
+    request.options.query_spans = true;
+    check_every_split(read_file(c["qrels"]), run, request.options, grouped);
   }
   for (const auto& c : manifest()["errors"]) {
     const std::string name = c["name"];

@@ -176,6 +176,33 @@ test('querySpans: a query read again from its byte spans alone is explained as f
   assert.equal(calc.evaluate({ qrels, run: readFileSync(join(TREC, 'basic.run')) }).querySpans, undefined);
 });
 
+test('querySpans: a run split between two instances of the core has the spans of the whole run, at every query boundary', async () => {
+  const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
+  const qrels = readFileSync(join(TREC, 'trec_eval-10.0/qrels.test'));
+  const run = readFileSync(join(TREC, 'trec_eval-10.0/results.test'));
+  const measures = ['ndcg_cut.10', 'map'];
+  const options = { querySpans: true };
+  const whole = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, options });
+  assert.ok(whole.ok);
+  // Every line where a query starts (the file is grouped, with LF endings).
+  const boundaries = [];
+  let previous = null;
+  for (let at = 0; at < run.length; at = run.indexOf(10, at) + 1) {
+    const query = run.subarray(at, run.indexOf(10, at)).toString().split(/\s+/)[0];
+    if (previous !== null && query !== previous) boundaries.push(at);
+    previous = query;
+  }
+  assert.equal(boundaries.length, whole.perQuery.length - 1);
+  for (const at of boundaries) {
+    const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstLine: first.countLines(() => [run.subarray(0, at)]).then((n) => n + 1), firstByte: at, measures, options });
+    assert.ok(later.packed instanceof Uint8Array, `split at ${at}`);
+    const split = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, at)], later: later.packed, whole: () => [run], measures, options });
+    assert.deepEqual(split.querySpans, whole.querySpans, `split at ${at}`);
+    assert.deepEqual(split.perQuery, whole.perQuery, `split at ${at}`);
+  }
+  await assert.rejects(other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run], firstLine: 2, measures }), /firstByte/);
+});
+
 // The two programs share the reading of arguments and the formats (ndcg/cli.hpp): for every
 // kind of request, success or failure, the same stdout, stderr and exit status.
 const SAME_BYTES = [

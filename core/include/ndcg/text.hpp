@@ -77,9 +77,11 @@ class LineSplitter {
 
   std::uint32_t lines_emitted() const { return line_number_; }
   // For a part of a text that starts at a line other than its first: the first line emitted is
-  // numbered `first_line`, and no byte order mark is looked for. Before the first feed.
-  void start_at_line(std::uint32_t first_line) {
+  // numbered `first_line`, its first byte is byte `first_byte` of the whole text, and no byte
+  // order mark is looked for. Before the first feed.
+  void start_at_line(std::uint32_t first_line, std::uint64_t first_byte = 0) {
     line_number_ = first_line - 1;
+    fed_ = first_byte;  // offsets (line_start, bytes_fed) are the whole text's
     bom_matched_ = kBomDone;
   }
   // While a line is handed over: the byte offset of its first byte in the whole text (a byte

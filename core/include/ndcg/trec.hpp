@@ -154,6 +154,10 @@ class SpanRecorder {
   void end(std::uint64_t offset);  // the file ends
   // The spans, or nullptr when not asked for or given up.
   const std::vector<QuerySpan>* spans() const { return on_ && !dropped_ ? &spans_ : nullptr; }
+  bool given_up() const { return on_ && dropped_; }
+  // The spans of the file's later part, read by another recorder from where this one's part
+  // ended (their offsets in the whole file); `given_up` when that one gave up.
+  void append(const std::vector<QuerySpan>& later, bool given_up);
 
  private:
   std::vector<QuerySpan> spans_;
@@ -262,7 +266,7 @@ class RunReader {
   // Reads a part of a run that starts at a line other than the file's first (Session::absorb):
   // its lines are numbered from `first_line`, with no check of the file's first line. Before the
   // first feed.
-  void continue_from_line(std::uint32_t first_line);
+  void continue_from_line(std::uint32_t first_line, std::uint64_t first_byte = 0);
   // Whether this reader stopped reading (a memory limit, or a qrels file given as the run).
   bool stopped() const { return stopped_; }
   // Whether a query was handed over by both this reader and the later part's (by their ids'
@@ -507,6 +511,8 @@ struct RunPart {
   bool stopped = false;
   std::string run_tag;
   std::vector<std::uint64_t> queries;  // the ids' hashes of the queries handed over
+  std::vector<QuerySpan> spans;        // where its queries are, when recorded
+  bool spans_given_up = false;
   std::vector<Diagnostic> reader_errors;
   bool reader_errors_whole = true;   // none dropped past the list's limit
   std::vector<QueryValues> results;  // in the order evaluated
@@ -650,9 +656,11 @@ class Session {
   // It returns false, and the run must be read again by one session, when the parts cannot be
   // joined so: a part needed regrouping (finish_run() said true), a query is in both parts, a
   // reader stopped, or more diagnostics or results than one session keeps.
-  // can_split(): whether the options allow it (no explanation, no -D query, no spans).
+  // can_split(): whether the options allow it (no explanation, no -D query). With query spans,
+  // continue_run also takes the byte offset of that line, so the later part's spans are the
+  // whole file's.
   bool can_split() const;
-  void continue_run(std::uint32_t first_line);
+  void continue_run(std::uint32_t first_line, std::uint64_t first_byte = 0);
   bool absorb(Session& later);
   // The same across instances of the core (workers): the later session packs its part as bytes
   // (little-endian, starting "ndcg-part1"), and this one absorbs them. False also for bytes that
@@ -668,6 +676,7 @@ class Session {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<RunReader> run_;
   std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
+  std::uint64_t first_byte_ = 0;
 
   bool absorb_part(RunPart& later);
 };
