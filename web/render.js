@@ -69,8 +69,8 @@ export function divisionText(row, d) {
 }
 
 function patchDoc(r, field, doc, grade = 0, judged = true, repeated = false) {
-  const key = doc === null ? '\u0000' : `${doc}\u0000${grade}\u0000${judged}\u0000${repeated}`;
-  r.content(field, key, (cell) => {
+  if (r.same(field, doc, grade, judged, repeated)) return;
+  r.content(field, (cell) => {
     cell.classList.toggle('muted', doc === null);
     return doc === null ? '—' : docContent(doc, grade, judged, repeated);
   });
@@ -87,10 +87,17 @@ function docContent(doc, grade, judged, repeated) {
 
 /** A value as the settings show it: rounded like the slide, with the exact value beside it. */
 function patchValue(r, field, exact, shown, decimals, d, exactDecimals) {
+  if (r.same(field, exact, shown, decimals, d.slide)) return;
   const text = formatNumber(shown, decimals);
   const changed = d.slide && text !== formatNumber(exact, decimals);
   r.value(field, text, changed ? formatNumber(exact, exactDecimals) : null);
 }
+
+/** A number with `decimals` places, trimmed, formatted only when it changed. */
+function patchNumber(r, field, value, decimals) {
+  if (!r.same(field, value, decimals)) r.text(field, formatNumber(value, decimals, TRIM));
+}
+const TRIM = { trim: true };
 
 /** "0.5, tied at ranks 2–3" for a score that other documents share. */
 function scoreText(row) {
@@ -142,10 +149,10 @@ export function renderSteps(table, result, d, limit) {
     const atK = row.rank === k;
     r.flag('at-k', atK);
     r.flag('tied', Boolean(row.tie));
-    r.text('rank', String(row.rank));
+    if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
     patchDoc(r, 'doc', row.doc, row.grade, row.judged, row.repeated);
-    if (scored) r.text('score', scoreText(row));
-    r.text('grade', formatGrade(row.grade));
+    if (scored && !r.same('score', row.score, row.tie?.first, row.tie?.last)) r.text('score', scoreText(row));
+    if (!r.same('grade', row.grade)) r.text('grade', formatGrade(row.grade));
     // The working of a rank changes only with its gain or the conventions: below an edit, most
     // rows keep theirs, and their text is not even rebuilt.
     const shared = row.tie && row.gain !== row.ownGain;
@@ -157,12 +164,17 @@ export function renderSteps(table, result, d, limit) {
       r.text('discount', discountText(row.rank, row.discount, d));
       r.text('term', termText(row.gain, row.discount, row.term, row.rank, d));
     }
-    r.text('cg', formatNumber(row.cg, d.decimals, { trim: true }));
+    patchNumber(r, 'cg', row.cg, d.decimals);
     patchValue(r, 'dcg', row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
-    r.text('idealGain', formatNumber(row.idealGain, d.decimals, { trim: true }));
+    patchNumber(r, 'idealGain', row.idealGain, d.decimals);
     patchValue(r, 'idcg', row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
-    if (atK) r.value('ndcg', divisionText(row, d));
-    else patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+    if (atK) {
+      // The division, for one row: what the other rows' NDCG was shown from no longer holds.
+      r.forget('ndcg');
+      r.value('ndcg', divisionText(row, d));
+    } else {
+      patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+    }
   }
   return shown;
 }
@@ -186,7 +198,7 @@ export function renderIdeal(table, result, d, limit) {
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
     const r = patched[i];
-    r.text('rank', String(row.rank));
+    if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
     patchDoc(r, 'idealDoc', row.idealDoc);
     if (r.working?.gain !== row.idealGain || r.working.grade !== row.idealGrade || r.working.rank !== row.rank ||
         r.working.style !== style) {
@@ -196,7 +208,8 @@ export function renderIdeal(table, result, d, limit) {
       r.text('discount', discountText(row.rank, row.discount, d));
       r.text('idealTerm', termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
     }
-    r.text('idcg', formatNumber(d.slide ? row.roundedIdcg : row.idcg, d.decimals));
+    const idcg = d.slide ? row.roundedIdcg : row.idcg;
+    if (!r.same('idcg', idcg, d.decimals)) r.text('idcg', formatNumber(idcg, d.decimals));
   }
   table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;

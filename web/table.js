@@ -16,8 +16,35 @@ class PatchedRow {
   constructor(tr, cells) {
     this.tr = tr;
     this.cells = cells;  // field -> cell
-    this.keys = Object.create(null);  // field (or "class:name") -> what it last showed
+    this.keys = Object.create(null);  // field -> what it last showed
+    this.flags = Object.create(null);  // class name -> whether the row has it
+    this.inputs = Object.create(null);  // field -> what it was last shown from (same())
     this.working = null;  // free for a renderer to remember what its slow texts were built from
+  }
+
+  /**
+   * Whether the slot was last shown from these same inputs (numbers, strings, booleans); when
+   * not, remembers them, and the caller shows it anew. Most cells of a long table keep their
+   * inputs from one edit to the next: comparing them makes no text at all, where formatting
+   * them anew made thousands of strings for the garbage collector per keystroke.
+   */
+  same(field, a, b = null, c = null, d = null) {
+    const m = this.inputs[field];
+    if (m === undefined) {
+      this.inputs[field] = { a, b, c, d };
+      return false;
+    }
+    if (m.a === a && m.b === b && m.c === c && m.d === d) return true;
+    m.a = a;
+    m.b = b;
+    m.c = c;
+    m.d = d;
+    return false;
+  }
+
+  /** Forgets what the slot was shown from: the next same() for it is false. */
+  forget(field) {
+    delete this.inputs[field];
   }
 
   /** Shows `text` in the slot, if it is not what the slot shows already. */
@@ -27,10 +54,9 @@ class PatchedRow {
     writeText(this.cells[field], text);
   }
 
-  /** Replaces the slot's content with `build(cell)` when `key` changed. */
-  content(field, key, build) {
-    if (this.keys[field] === key) return;
-    this.keys[field] = key;
+  /** Replaces the slot's content with `build(cell)` (call it when same() says the inputs changed). */
+  content(field, build) {
+    this.keys[field] = undefined;
     const cell = this.cells[field];
     const content = build(cell);
     if (content === null || content === undefined) cell.replaceChildren();
@@ -50,9 +76,8 @@ class PatchedRow {
 
   /** Sets a class of the row on or off. */
   flag(name, on) {
-    const key = `class:${name}`;
-    if (this.keys[key] === on) return;
-    this.keys[key] = on;
+    if (this.flags[name] === on) return;
+    this.flags[name] = on;
     this.tr.classList.toggle(name, on);
   }
 }
