@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-import { UsageError, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
+import { UsageError, fileChunks, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
 import { createCalculator } from './index.mjs';
 import { shareBySize } from './shares.mjs';
 
@@ -132,7 +132,7 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   } finally {
     await handle.close();
   }
-  const range = (start, end) => () => createReadStream(runPath, { start, ...(end > start ? { end: end - 1 } : {}), highWaterMark: 1 << 20 });
+  const range = (start, end) => () => fileChunks(runPath, start, end);
   let laterBytes = 0;
   let firstBytes = 0;
   // The worker starts (and reads the qrels) while this thread counts the first part's lines.

@@ -3,9 +3,8 @@
 // packed (calc.evaluateForComparison); 'later-part', read the later part of a run split between
 // two threads and hand it back packed (calc.evaluateLaterPart). It reports its reading.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createReadStream } from 'node:fs';
 
-import { opener } from './files.mjs';
+import { fileChunks, opener } from './files.mjs';
 import { createCalculator } from './index.mjs';
 
 const progress = (p) => parentPort.postMessage({ type: 'progress', progress: p });
@@ -17,7 +16,7 @@ if (workerData.task === 'later-part') {
   const firstLine = new Promise((resolve) => parentPort.once('message', (m) => resolve(m.firstLine)));
   const result = await calc.evaluateLaterPart({
     qrels: await opener(qrelsPath),
-    run: () => createReadStream(runPath, { start: from, highWaterMark: 1 << 20 }),
+    run: () => fileChunks(runPath, from),
     firstLine,
     firstByte: from,
     measures,
