@@ -67,6 +67,28 @@ for (const cli of CLIS) {
     assert.equal(fromStdin.stdout, expected);
   });
 
+  test(`${cli.name}: a gzipped run of several read chunks (over 1 MiB compressed) reads as the plain run`, () => {
+    // Documents of pseudo-random ids compress poorly: some 2.3 MB of gzip from 7 MB of run.
+    const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const lines = [];
+    for (let q = 1; q <= 120; q++) {
+      for (let r = 0; r < 2000; r++) lines.push(`${q} Q0 D${random().toString(36)} ${r + 1} ${(2000 - r) / 100} t`);
+    }
+    const plain = join(dir, 'big.run');
+    writeFileSync(plain, `${lines.join('\n')}\n`);
+    writeFileSync(`${plain}.gz`, gzipSync(readFileSync(plain)));
+    assert.ok(readFileSync(`${plain}.gz`).length > 2 << 20);
+    const qrels = join(dir, 'big.qrels');
+    writeFileSync(qrels, lines.filter((_, i) => i % 7 === 0).map((l) => { const [q, , d] = l.split(' '); return `${q} 0 ${d} ${d.length % 3}`; }).join('\n'));
+    const fromPlain = ndcgCalc(['-q', '-m', 'map', '-m', 'ndcg_cut.10', qrels, plain]);
+    const fromGzip = ndcgCalc(['-q', '-m', 'map', '-m', 'ndcg_cut.10', qrels, `${plain}.gz`]);
+    assert.equal(fromPlain.status, 0, fromPlain.stderr);
+    assert.equal(fromGzip.stdout, fromPlain.stdout);
+    assert.equal(fromGzip.stdout.split('\n').length, 2 * 121 + 1);
+  });
+
   test(`${cli.name}: ndcg-calc reads the run from stdin`, () => {
     const c = manifest.cases[0];
     const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));
