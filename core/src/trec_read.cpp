@@ -335,8 +335,7 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
 
 void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t grade,
                         std::uint32_t line) {
-  entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size()),
-                           static_cast<std::uint32_t>(docno.size())});
+  entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size())});
   docnos_.insert(docnos_.end(), docno.begin(), docno.end());
 }
 
@@ -382,6 +381,7 @@ NDCG_COLD void QrelsReader::finish() {
     }
   };
   for (auto& [qid, query] : queries_) {
+    shrink(query);
     if (!query.preferences.empty()) check_preferences(qid, query.preferences);
     count_grades(query);
     std::sort(query.groups.begin(), query.groups.end(),
@@ -493,12 +493,28 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
 QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   *created = false;
   if (last_query_ != nullptr && qid == last_qid_) return *last_query_;
+  // The query of the lines before is most often complete (qrels grouped by query): what its
+  // tables hold beyond their size goes back, for the queries after it and for the run, so that
+  // the peak is not the qrels' size twice over. A query whose lines are apart is left as it is
+  // until finish, so that reading them costs no copy per stretch.
+  if (last_query_ != nullptr && last_query_new_) shrink(*last_query_);
   spans_.begin(qid, lines_.line_start());
   auto [it, inserted] = queries_.try_emplace(std::string(qid));
   *created = inserted;
+  last_query_new_ = inserted;
   last_qid_.assign(qid);
   last_query_ = &it->second;  // a map's elements stay where they are
   return it->second;
+}
+
+void QrelsReader::shrink(QueryQrels& query) {
+  const auto shrink_one = [this](JudgedDocs& docs) {
+    const std::size_t before = docs.bytes();
+    docs.shrink();
+    kept_ -= std::min(kept_, before - docs.bytes());
+  };
+  shrink_one(query.by_doc);
+  for (JudgmentGroup& group : query.groups) shrink_one(group.judged.by_doc);
 }
 
 void QrelsReader::check_memory(std::uint32_t number) {

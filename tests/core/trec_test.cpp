@@ -895,3 +895,39 @@ TEST_CASE("the qrels reader's fast path reads every line as its general path doe
     }
   }
 }
+
+TEST_CASE("a query's judgments are held at their size once read, and every docno reads back") {
+  // Queries of 1 to 70 judgments (tables grown by doubling, from their linear scan to hashed),
+  // grouped by query, and one query whose lines are apart (left as grown until finish).
+  std::string text;
+  std::vector<std::pair<std::string, std::string>> judged;  // qid, docno
+  for (int q = 1; q <= 70; ++q) {
+    for (int d = 0; d < q; ++d) {
+      const std::string qid = "q" + std::to_string(q);
+      const std::string docno = "doc-" + std::string(static_cast<std::size_t>(d % 7), 'x') +
+                                std::to_string(d * 7919 % 1000);
+      text += qid + " 0 " + docno + " " + std::to_string(d % 3) + "\n";
+      judged.emplace_back(qid, docno);
+      if (d % 10 == 0) {
+        text += "apart 0 " + docno + "-" + qid + " 1\n";
+        judged.emplace_back("apart", docno + "-" + qid);
+      }
+    }
+  }
+  QrelsReader qrels;
+  qrels.feed(text);
+  qrels.finish();
+  REQUIRE(qrels.errors().empty());
+  REQUIRE(qrels.queries().size() == 71);
+  for (const auto& [qid, query] : qrels.queries()) {
+    CAPTURE(qid);
+    CHECK(query.by_doc.entries().capacity() == query.by_doc.size());
+  }
+  for (const auto& [qid, docno] : judged) {
+    CAPTURE(docno);
+    const JudgedDocs& docs = qrels.queries().at(qid).by_doc;
+    const JudgedDocs::Entry* entry = docs.find(docno);
+    REQUIRE(entry != nullptr);
+    CHECK(docs.docno(*entry) == docno);
+  }
+}

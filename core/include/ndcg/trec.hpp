@@ -77,21 +77,35 @@ class JudgedDocs {
     std::uint64_t hash;
     std::int64_t grade;
     std::uint32_t line;
-    std::uint32_t offset;  // into the docnos
-    std::uint32_t length;
+    std::uint32_t offset;  // into the docnos; the docno ends where the next entry's begins
   };
+  static_assert(sizeof(Entry) == 24, "a judgment's entry is 24 bytes: the qrels' main cost");
 
   // Adds a judgment; when `docno` is judged already, adds nothing and returns the judgment there.
   const Entry* insert(std::string_view docno, std::uint64_t hash, std::int64_t grade,
                       std::uint32_t line);
   const Entry* find(std::string_view docno, std::uint64_t hash) const;
   const Entry* find(std::string_view docno) const { return find(docno, docno_hash(docno)); }
+  // Gives back what the entries and docnos hold beyond their size (a vector grown by doubling
+  // holds up to twice what it needs): for a query whose judgments are all read.
+  // (By copying: without exceptions, libstdc++'s shrink_to_fit does nothing.)
+  void shrink() {
+    if (entries_.capacity() > entries_.size()) {
+      std::vector<Entry>(entries_.begin(), entries_.end()).swap(entries_);
+    }
+    if (docnos_.capacity() > docnos_.size()) {
+      std::vector<char>(docnos_.begin(), docnos_.end()).swap(docnos_);
+    }
+  }
 
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
   const std::vector<Entry>& entries() const { return entries_; }
+  // The docno of an entry of this table (e is one of entries()).
   std::string_view docno(const Entry& e) const {
-    return std::string_view(docnos_.data() + e.offset, e.length);
+    const std::size_t next = static_cast<std::size_t>(&e - entries_.data()) + 1;
+    const std::size_t end = next < entries_.size() ? entries_[next].offset : docnos_.size();
+    return std::string_view(docnos_.data() + e.offset, end - e.offset);
   }
   // Bytes held, for the readers' memory estimate.
   std::size_t bytes() const {
@@ -204,6 +218,7 @@ class QrelsReader {
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
   void check_memory(std::uint32_t number);
   QueryQrels& query_of(std::string_view qid, bool* created);
+  void shrink(QueryQrels& query);
 
   LineSplitter lines_;
   SpanRecorder spans_;
@@ -213,6 +228,7 @@ class QrelsReader {
   std::map<std::string, QueryQrels> queries_;
   std::string last_qid_;
   QueryQrels* last_query_ = nullptr;
+  bool last_query_new_ = false;  // last_query_'s lines began with its stretch (see query_of)
   DiagnosticList errors_;
   std::size_t judgments_ = 0;
   std::size_t memory_limit_;
