@@ -17,9 +17,11 @@ build_native() {
 }
 
 build_sanitize() {
-  # Unoptimised: the build takes 57 s instead of 97 s at -O1, and the suite's 58 s (25 s at -O1)
-  # run while the wasm core builds (scripts/test.sh). Line tables (-g1) are all a sanitizer
-  # report needs: full debug information doubles the build. The doctest suite is build/native's.
+  # Unoptimised: the build takes 84 s where the core at -O1 takes 117 s, and the suite's 134 s
+  # (70 s with that core, one test at a time) run while the wasm core builds (scripts/test.sh):
+  # the sanitized build, its suite and the wasm build took 244 s together, and 233 s so. Line
+  # tables (-g1) are all a sanitizer report needs: full debug information doubles the build.
+  # The doctest suite is build/native's.
   cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1" \
     -DNDCG_SANITIZE=ON >/dev/null
   cmake --build build/sanitize -j "$jobs"
