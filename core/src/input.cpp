@@ -52,17 +52,11 @@ TitleLine title_line(std::string_view line) {
     const std::size_t start = i;
     while (i < line.size() && std::isalpha(static_cast<unsigned char>(line[i]))) ++i;
     if (i == start) break;
-    // Compared letter by letter, ignoring case: no copy of the word (a pasted list of a million
-    // bad lines asks this of every one).
+    // Compared ignoring case, with no copy of the word (a pasted list of a million bad lines
+    // asks this of every one).
     const std::string_view word = line.substr(start, i - start);
-    const auto is_title = [word](std::string_view t) {
-      if (t.size() != word.size()) return false;
-      for (std::size_t k = 0; k < t.size(); ++k) {
-        if (std::tolower(static_cast<unsigned char>(word[k])) != t[k]) return false;
-      }
-      return true;
-    };
-    const bool title = std::any_of(std::begin(kTitles), std::end(kTitles), is_title);
+    const bool title = std::any_of(std::begin(kTitles), std::end(kTitles),
+                                   [word](std::string_view t) { return iequals(word, t); });
     (title ? titles : others) += 1;
   }
   if (titles == 0) return TitleLine::no;

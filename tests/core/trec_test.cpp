@@ -898,7 +898,9 @@ TEST_CASE("the qrels reader's fast path reads every line as its general path doe
 
 TEST_CASE("a query's judgments are held at their size once read, and every docno reads back") {
   // Queries of 1 to 70 judgments (tables grown by doubling, from their linear scan to hashed),
-  // grouped by query, and one query whose lines are apart (left as grown until finish).
+  // every tenth line of each followed by one of a query "apart": each query's first stretch is
+  // given back when the next query starts and grows again after, and "apart", whose lines are
+  // spread over the file, is given back when first left and then only at finish.
   std::string text;
   std::vector<std::pair<std::string, std::string>> judged;  // qid, docno
   for (int q = 1; q <= 70; ++q) {
