@@ -172,7 +172,7 @@ function showContext(state, result) {
     context.dataset.key = contextKey;
     context.replaceChildren(
       active ? el('span', { className: 'example-name' }, `Example: ${example.label}`) : el('span', { className: 'example-name' }, 'Conventions'),
-      ' — ', conventions, '.', readingOf(result.reading));
+      ' — ', conventions, '.', readingOf(result.reading) ?? '');
   }
   showPresetNote(active ? example : null);
 

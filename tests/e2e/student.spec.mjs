@@ -40,6 +40,15 @@ test.describe('1. leftover judgments', () => {
 });
 
 test.describe('2. leftover conventions', () => {
+  test('a list of documents alone is described by its conventions, and nothing after them', async ({ page }) => {
+    await openPage(page);
+    await page.click('#new-calculation');
+    await page.fill('#ranking', 'd1\nd2\nd3');
+    await page.fill('#judgments', 'd2 1');
+    await expect(page.locator('#ndcg-at-k')).toHaveText('0.6309');
+    await expect(page.locator('#active-context')).toHaveText(/^Conventions — linear gain .* k = the whole list\.$/);
+  });
+
   test('an example\'s conventions carried over to other input are named, with keep or reset', async ({ page }) => {
     await openPage(page);
     await expect(page.locator('#active-context')).toContainText('Example: Lecture (COMP3009J)');
