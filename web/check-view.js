@@ -37,7 +37,7 @@ export function renderCheck(calc, request, state, d) {
     const table = el('table', { className: 'steps working', id: `working-table-${i + 1}` });
     wrap.append(table);
     setHeader(table, [`Your ${column.quantity} against the calculation`], [['Rank'], ['Yours'], ['Calculated'], ['']]);
-    const rows = patchRows(table.tBodies[0], column.values.length, COLUMNS);
+    const rows = patchRows(table, column.values.length, COLUMNS);
     column.values.forEach((v, j) => {
       const row = rows[j];
       const differs = !v.matches && v.ours !== null;

@@ -58,7 +58,7 @@ export function renderCompare(calc, request, d) {
   // The table names each library in full; the chart, beside it, by the preset's short name.
   const rows = [{ ...r.asGiven, label: 'As set above', short: 'as set above' },
     ...r.presets.map((p) => ({ ...p, label: labelOf(p.preset), short: p.preset }))];
-  const patched = patchRows(table.tBodies[0], rows.length, COLUMNS);
+  const patched = patchRows(table, rows.length, COLUMNS);
   rows.forEach((row, i) => {
     const p = patched[i];
     p.flag('as-set', i === 0);

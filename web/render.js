@@ -3,7 +3,7 @@
 import {
   el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals,
 } from './format.js';
-import { patchRows, setHeader } from './table.js';
+import { fitColumns, patchRows, setHeader } from './table.js';
 
 export const ROWS_PER_PAGE = 1000;
 
@@ -141,7 +141,7 @@ export function renderSteps(table, result, d, limit) {
     ['IDCG', 'DCG of the ideal ranking'], [`NDCG`, `DCG / IDCG; at k = ${k} the division is written out`]]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
-  const patched = patchRows(table.tBodies[0], shown, scored ? SCORED_STEP_COLUMNS : STEP_COLUMNS);
+  const patched = patchRows(table, shown, scored ? SCORED_STEP_COLUMNS : STEP_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
@@ -176,6 +176,7 @@ export function renderSteps(table, result, d, limit) {
       patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
     }
   }
+  fitColumns(table);
   return shown;
 }
 
@@ -193,7 +194,7 @@ export function renderIdeal(table, result, d, limit) {
       ['IG / discount', 'what this rank adds to IDCG'], ['IDCG']]);
   const rows = result.rows;
   const shown = Math.min(rows.length, limit);
-  const patched = patchRows(table.tBodies[0], shown, IDEAL_COLUMNS);
+  const patched = patchRows(table, shown, IDEAL_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
   for (let i = 0; i < shown; i++) {
     const row = rows[i];
@@ -217,6 +218,7 @@ export function renderIdeal(table, result, d, limit) {
     table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_COLUMNS.length },
       `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${rows.length}.`))));
   }
+  fitColumns(table);
 }
 
 /** The headline; `ids` prefixes its element ids, so that two headlines on one page stay apart. */

@@ -2,9 +2,18 @@
 // strings, not 2,000 rows of DOM, which keeps recomputation inside one frame. A row's cells are
 // slots named by what they show (data-field), and each remembers what it last showed: comparing
 // strings in JS is far cheaper than reading the DOM back.
+//
+// A long table is drawn in blocks of rows. Laid out as a table, a thousand rows cost the browser
+// more than the whole recomputation: one changed cell lays out every row again, since any cell may
+// widen its column. Past LONG_ROWS rows a table the renderer fits (fitColumns) becomes rows of a
+// grid whose columns are measured once, from the widest cell of each, and each block of
+// BLOCK_ROWS rows (a <tbody>) is laid out only when it is near the screen (style.css). Every row
+// stays in the document: find in page, copying, printing and screen readers see all of them.
 import { el } from './format.js';
 
 const bodies = new WeakMap();
+const BLOCK_ROWS = 50;
+export const LONG_ROWS = 100;
 
 export function writeText(cell, text) {
   const only = cell.firstChild;
@@ -19,6 +28,7 @@ class PatchedRow {
   constructor(tr, cells, slots, count) {
     this.tr = tr;
     this.cells = cells;  // field -> cell
+    this.lengths = new Array(count).fill(0);  // characters each slot shows (for fitColumns)
     this.keys = Object.create(null);  // field -> what it last showed
     this.flags = Object.create(null);  // class name -> whether the row has it
     this.slot = slots;  // field -> its index among the row's slots
@@ -54,6 +64,7 @@ class PatchedRow {
   text(field, text) {
     if (this.keys[field] === text) return;
     this.keys[field] = text;
+    this.lengths[this.slot[field]] = text.length;
     writeText(this.cells[field], text);
   }
 
@@ -64,6 +75,7 @@ class PatchedRow {
     const content = build(cell);
     if (content === null || content === undefined) cell.replaceChildren();
     else cell.replaceChildren(content);
+    this.lengths[this.slot[field]] = cell.textContent.length;
   }
 
   /** A number as shown, and, when it is shown rounded another way, the exact one beside it. */
@@ -72,6 +84,7 @@ class PatchedRow {
     if (this.keys[field] === key) return;
     this.keys[field] = key;
     const cell = this.cells[field];
+    this.lengths[this.slot[field]] = text.length + (exact === null ? 0 : exact.length + 7);
     cell.classList.toggle('changed', exact !== null);
     if (exact !== null) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${exact}`));
     else writeText(cell, text);
@@ -85,21 +98,43 @@ class PatchedRow {
   }
 }
 
+/** The table's `k`th block of rows (its `k`th <tbody>), made when missing. */
+function block(table, k) {
+  while (table.tBodies.length <= k) {
+    const body = document.createElement('tbody');
+    if (table.tFoot) table.tFoot.before(body);
+    else table.append(body);
+  }
+  return table.tBodies[k];
+}
+
 /**
- * Makes `body` hold exactly `count` rows with one slot for each of `columns` ({ field,
- * className }; the first is the row header), and returns them. A change of columns (a score
- * column that comes and goes) rebuilds the rows.
+ * Makes `table` hold exactly `count` rows, BLOCK_ROWS to a <tbody>, with one slot for each of
+ * `columns` ({ field, className }; the first is the row header), and returns them. A change of
+ * columns (a score column that comes and goes) rebuilds the rows.
  */
-export function patchRows(body, count, columns) {
+export function patchRows(table, count, columns) {
   const signature = columns.map((c) => c.field).join(' ');
-  let state = bodies.get(body);
-  if (!state || state.signature !== signature) {
+  // A table emptied by its page (replaceChildren) starts again from its new first block.
+  const first = block(table, 0);
+  let state = bodies.get(table);
+  if (!state || state.signature !== signature || state.first !== first) {
     for (const row of state?.rows ?? []) row.tr.remove();
-    state = { signature, rows: [], slots: Object.fromEntries(columns.map(({ field }, i) => [field, i])) };
-    bodies.set(body, state);
+    state?.waiting?.disconnect();
+    state = {
+      signature,
+      first,
+      rows: [],
+      slots: Object.fromEntries(columns.map(({ field }, i) => [field, i])),
+      fitted: null,  // what fitColumns last measured
+      sizer: state?.sizer ?? null,  // its hidden copy of the titles and the longest cells
+      waiting: null,  // its wait for a hidden table to be shown
+    };
+    bodies.set(table, state);
   }
   const { rows } = state;
   while (rows.length > count) rows.pop().tr.remove();
+  for (let k = table.tBodies.length - 1; k >= Math.max(1, Math.ceil(count / BLOCK_ROWS)); k--) table.tBodies[k].remove();
   while (rows.length < count) {
     const cells = {};
     const list = columns.map(({ field, className = '' }, c) => {
@@ -111,10 +146,73 @@ export function patchRows(body, count, columns) {
     });
     const tr = document.createElement('tr');
     tr.append(...list);
-    body.append(tr);
+    block(table, Math.floor(rows.length / BLOCK_ROWS)).append(tr);
     rows.push(new PatchedRow(tr, cells, state.slots, columns.length));
   }
   return rows;
+}
+
+/**
+ * Lays a table of more than LONG_ROWS rows out as blocks of grid rows (see the top of this file),
+ * after its rows are patched. Each column is as wide as the wider of its title and its longest
+ * cell, measured in a hidden copy of the two laid out as a table; more room is shared out in
+ * proportion. While the titles stay, columns only widen: a column does not jump back and forth
+ * as a long value comes and goes, and a shorter value costs no measuring. A table that is not
+ * shown (a hidden tab) is measured once it is.
+ */
+export function fitColumns(table) {
+  const state = bodies.get(table);
+  const rows = state?.rows ?? [];
+  if (rows.length <= LONG_ROWS || !table.tHead) {
+    table.classList.remove('long');
+    if (state) state.fitted = null;
+    return;
+  }
+  const n = rows[0].lengths.length;
+  const widest = new Array(n).fill(0);
+  for (let i = 0; i < rows.length; i++) {
+    const lengths = rows[i].lengths;
+    for (let c = 0; c < n; c++) if (lengths[c] > rows[widest[c]].lengths[c]) widest[c] = i;
+  }
+  const titles = table.tHead.dataset.key;
+  const fitted = state.fitted?.titles === titles ? state.fitted : null;
+  if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) return;
+  if (!state.sizer) {
+    // Clipped to nothing, so that it neither shows nor widens the page.
+    state.sizer = el('div', { className: 'column-sizer', 'aria-hidden': 'true' }, el('table'));
+    table.after(state.sizer);
+  }
+  const copy = state.sizer.firstChild;
+  copy.className = table.className.replace(/\blong\b/, '').trim();
+  copy.replaceChildren(
+    el('thead', {}, el('tr', {}, ...[...table.tHead.rows[0].cells].map((cell) => cell.cloneNode(true)))),
+    el('tbody', {}, el('tr', {}, ...widest.map((i, c) => rows[i].tr.cells[c].cloneNode(true)))),
+  );
+  const measured = [...copy.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().width);
+  copy.replaceChildren();
+  if (measured.every((w) => w === 0)) {
+    // Not shown: laid out as a table until it is.
+    table.classList.remove('long');
+    state.fitted = null;
+    state.waiting ??= new ResizeObserver(() => {
+      if (table.getBoundingClientRect().width === 0) return;
+      state.waiting.disconnect();
+      state.waiting = null;
+      fitColumns(table);
+    });
+    state.waiting.observe(table);
+    return;
+  }
+  const widths = measured.map((w, c) => Math.max(w, fitted?.widths[c] ?? 0));
+  state.fitted = {
+    titles,
+    widths,
+    lengths: widest.map((i, c) => Math.max(rows[i].lengths[c], fitted?.lengths[c] ?? 0)),
+  };
+  const total = widths.reduce((a, b) => a + b, 0);
+  table.style.setProperty('--columns', widths.map((w) => `minmax(${w.toFixed(2)}px, ${w.toFixed(2)}fr)`).join(' '));
+  table.style.setProperty('--columns-width', `${Math.ceil(total)}px`);
+  table.classList.add('long');
 }
 
 /**

@@ -283,3 +283,43 @@ test('a shared link with 400 KB of set notation in #j= opens, without freezing t
   const frame = await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(true))));
   expect(frame).toBe(true);
 });
+
+test('a long ranking is laid out a block of rows at a time, its columns lined up with their titles; on paper it is a table', async ({ page }) => {
+  await openPage(page);
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await expect(page.locator('#steps')).toHaveClass(/\blong\b/);
+  expect(await page.locator('#steps tbody').count()).toBe(20);
+  const columns = (selector) => page.locator(selector).evaluate((tr) => {
+    tr.scrollIntoView({ block: 'center' });
+    return [...tr.cells].map((cell) => {
+      const box = cell.getBoundingClientRect();
+      return { left: Math.round(box.left), width: Math.round(box.width), overflows: cell.scrollWidth > cell.clientWidth + 1 };
+    });
+  });
+  const titles = await columns('#steps thead tr');
+  expect(titles).toHaveLength(11);
+  for (const rank of [1, 10, 777, 1000]) {
+    const cells = await columns(`#steps tbody tr >> nth=${rank - 1}`);
+    expect(cells.map(({ left, width }) => ({ left, width }))).toEqual(titles.map(({ left, width }) => ({ left, width })));
+    expect(cells.filter((c) => c.overflows)).toEqual([]);
+  }
+  // The division at k is the longest cell of its column, and fits it.
+  await expect(page.locator('#steps tbody tr').nth(9).locator('[data-field=ndcg]')).toHaveText('3.3697 / 15.7635 = 0.2138');
+  // An edit far down the list shows there.
+  await page.locator('#ranking').evaluate((box) => {
+    box.value = box.value.replace('doc-900\n', 'doc-3\n');
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await expect(page.locator('#steps tbody tr').nth(900).locator('[data-field=doc]')).toContainText('repeat');
+  await page.emulateMedia({ media: 'print' });
+  expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
+  await page.emulateMedia({ media: 'screen' });
+  // A short ranking is a table as before.
+  await page.click('button[data-preset="lecture"]');
+  await expect(page.locator('#steps tbody tr')).toHaveCount(15);
+  await expect(page.locator('#steps')).not.toHaveClass(/\blong\b/);
+  expect(await page.locator('#steps tbody').count()).toBe(1);
+  expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
+});
