@@ -1,7 +1,9 @@
 // Page speed, measured in Debian's Chromium on the built single file:
 //  * first result: from navigation start to the first rendered table (target < 300 ms);
-//  * recompute: one edit of a 1,000-row ranking, from the input event to the rendered table
-//    (target < 16 ms, one frame), as the median of repeated edits.
+//  * recompute: one edit of a 1,000-row ranking (target < 16 ms, one frame), timed twice: the
+//    page's script (the core and the patching of the tables, the span 'ndcg:update'), and from
+//    the start of that script to the end of the frame that shows it (style, layout and paint of
+//    the tables included), which is what a person waits for.
 // Prints the figures; it asserts nothing (speed is not a test).
 import { chromium } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
@@ -37,7 +39,15 @@ const measureEdits = (edit) => page.evaluate(async ({ runs, edit }) => {
   document.getElementById('judgments').value = Array.from({ length: 300 }, (_, i) => `d${i * 3} ${1 + (i % 3)}`).join('\n');
   const rows = Array.from({ length: 1000 }, (_, i) => `d${i}`);
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  // Called right after the input event: this animation frame callback runs after the page's own
+  // (the update), so the layout it asks for is the update's, and the timer after it fires once
+  // the frame is painted.
+  const shown = () => new Promise((done) => requestAnimationFrame(() => {
+    document.body.offsetHeight;
+    setTimeout(() => done(performance.now()), 0);
+  }));
   const times = [];
+  const toFrame = [];
   const core = [];
   // The 1,000 rows pasted first (timed apart: building a thousand rows is not an edit of them).
   ranking.value = rows.join('\n');
@@ -50,29 +60,39 @@ const measureEdits = (edit) => page.evaluate(async ({ runs, edit }) => {
     if (edit === 'rename') rows[(run * 37) % 1000] = `d${run % 2 ? run : 1000 + run}`;
     else rows[0] = run % 2 ? 'd0' : 'unjudged';
     ranking.value = rows.join('\n');
+    // The box lays out its replaced text before the edit is timed: a keystroke does not
+    // replace all of it.
+    document.body.offsetHeight;
     performance.clearMeasures('ndcg:update');
     performance.clearMeasures('ndcg:explain');
     ranking.dispatchEvent(new Event('input', { bubbles: true }));
+    const end = await shown();
     await frame();
-    await frame();
-    times.push(performance.getEntriesByName('ndcg:update').at(-1).duration);
+    const update = performance.getEntriesByName('ndcg:update').at(-1);
+    times.push(update.duration);
+    toFrame.push(end - update.startTime);
     core.push(performance.getEntriesByName('ndcg:explain').at(-1).duration);
   }
-  return { times, core, paste, shown: document.querySelectorAll('#steps tbody tr').length };
+  return { times, toFrame, core, paste, shown: document.querySelectorAll('#steps tbody tr').length };
 }, { runs: RUNS, edit });
 const updates = await measureEdits('rename');
 const everyRank = await measureEdits('rank-1-grade');
 
+const spread = (xs) => ({ median: median(xs), max: Math.max(...xs), over16: xs.filter((t) => t > 16).length, all: xs.map((t) => Math.round(t * 10) / 10) });
 const result = {
   firstResultMs: { median: median(firsts), runs: firsts.map((x) => Math.round(x)) },
   paste1000RowsMs: { value: updates.paste, note: 'the 1,000 rows pasted over a short ranking, before the edits' },
-  recompute1000RowsMs: { median: median(updates.times), max: Math.max(...updates.times), all: updates.times.map((t) => Math.round(t * 10) / 10), runs: RUNS, rowsRendered: updates.shown },
-  recompute1000RowsEveryValueChangesMs: { median: median(everyRank.times), max: Math.max(...everyRank.times), all: everyRank.times.map((t) => Math.round(t * 10) / 10), runs: RUNS },
+  recompute1000RowsMs: { ...spread(updates.times), runs: RUNS, rowsRendered: updates.shown },
+  recompute1000RowsToFrameMs: { ...spread(updates.toFrame), runs: RUNS },
+  recompute1000RowsEveryValueChangesMs: { ...spread(everyRank.times), runs: RUNS },
+  recompute1000RowsEveryValueChangesToFrameMs: { ...spread(everyRank.toFrame), runs: RUNS },
   explain1000RowsMs: { median: median(everyRank.core), note: 'reading the input and calc.explain, inside the recompute' },
 };
 console.log(JSON.stringify(result, null, 2));
 console.log(`first result: ${result.firstResultMs.median.toFixed(0)} ms (target < 300); ` +
   `1,000-row recompute: ${result.recompute1000RowsMs.median.toFixed(1)} ms median, ` +
   `${result.recompute1000RowsEveryValueChangesMs.median.toFixed(1)} ms when every DCG changes (target < 16), ` +
-  `of which the core ${result.explain1000RowsMs.median.toFixed(1)} ms`);
+  `of which the core ${result.explain1000RowsMs.median.toFixed(1)} ms; to the frame that shows it: ` +
+  `${result.recompute1000RowsToFrameMs.median.toFixed(1)} ms (max ${result.recompute1000RowsToFrameMs.max.toFixed(1)}), ` +
+  `${result.recompute1000RowsEveryValueChangesToFrameMs.median.toFixed(1)} ms when every DCG changes (max ${result.recompute1000RowsEveryValueChangesToFrameMs.max.toFixed(1)})`);
 await browser.close();
