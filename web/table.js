@@ -182,6 +182,9 @@ export function fitColumns(table) {
     state.sizer = el('div', { className: 'column-sizer', 'aria-hidden': 'true' }, el('table'));
     table.after(state.sizer);
   }
+  // Laid out as blocks before it is measured: a thousand rows laid out as a table, for that
+  // measure, cost more than the whole update.
+  table.classList.add('long');
   const copy = state.sizer.firstChild;
   copy.className = table.className.replace(/\blong\b/, '').trim();
   copy.replaceChildren(
