@@ -323,3 +323,24 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
   expect(await page.locator('#steps tbody').count()).toBe(1);
   expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
 });
+
+test('a long table first drawn in a hidden tab is laid out in blocks once the tab is shown', async ({ page }) => {
+  await openPage(page);
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await page.click('#tab-trec');
+  // Reopened on the TREC tab, the list's tables are drawn while hidden: nothing to measure.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await expect(page.locator('#steps')).not.toHaveClass(/\blong\b/);
+  await page.click('#tab-list');
+  await expect(page.locator('#steps')).toHaveClass(/\blong\b/);
+  const lefts = await page.locator('#steps').evaluate((table) => {
+    const row = table.tBodies[10].rows[0];
+    row.scrollIntoView({ block: 'center' });
+    return [table.tHead.rows[0], row].map((tr) => [...tr.cells].map((c) => Math.round(c.getBoundingClientRect().left)));
+  });
+  expect(lefts[1]).toEqual(lefts[0]);
+});
