@@ -239,6 +239,24 @@ test.describe('7. print', () => {
 });
 
 test.describe('8. first impression', () => {
+  test('on a narrow screen every choice of the conventions is shown whole', async ({ page }) => {
+    await page.setViewportSize({ width: 720, height: 1000 });
+    await openPage(page);
+    const cut = await page.locator('#list-mode > .conventions select').evaluateAll((selects) => selects.map((select) => {
+      // The chosen option's words, set in the select's own font, against the select's width less
+      // its arrow and padding.
+      const probe = document.createElement('span');
+      probe.style.cssText = 'position: absolute; visibility: hidden; white-space: pre';
+      probe.style.font = getComputedStyle(select).font;
+      probe.textContent = select.selectedOptions[0].textContent;
+      document.body.append(probe);
+      const needed = probe.getBoundingClientRect().width;
+      probe.remove();
+      return needed > select.clientWidth - 24 ? `${select.id}: ${Math.round(needed)} px of words in ${select.clientWidth} px` : null;
+    }).filter(Boolean));
+    expect(cut).toEqual([]);
+  });
+
   test('the landing view: no note about the page\'s own example, the result above the fold', async ({ page }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await openPage(page);
