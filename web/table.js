@@ -13,7 +13,7 @@ import { el } from './format.js';
 
 const bodies = new WeakMap();
 const BLOCK_ROWS = 50;
-export const LONG_ROWS = 100;
+const LONG_ROWS = 100;
 
 export function writeText(cell, text) {
   const only = cell.firstChild;
@@ -84,10 +84,16 @@ class PatchedRow {
     if (this.keys[field] === key) return;
     this.keys[field] = key;
     const cell = this.cells[field];
-    this.lengths[this.slot[field]] = text.length + (exact === null ? 0 : exact.length + 7);
     cell.classList.toggle('changed', exact !== null);
-    if (exact !== null) cell.replaceChildren(text, el('span', { className: 'exact' }, `exact ${exact}`));
-    else writeText(cell, text);
+    if (exact === null) {
+      this.lengths[this.slot[field]] = text.length;
+      writeText(cell, text);
+      return;
+    }
+    // The exact value stands on a line of its own (.exact is a block): the longer line counts.
+    const note = `exact ${exact}`;
+    this.lengths[this.slot[field]] = Math.max(text.length, note.length);
+    cell.replaceChildren(text, el('span', { className: 'exact' }, note));
   }
 
   /** Sets a class of the row on or off. */
