@@ -248,3 +248,33 @@ export function setHeader(table, caption, titles) {
   title.replaceChildren(...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
   table.caption.classList.add('visually-hidden');
 }
+
+const sorters = new WeakMap();
+
+/**
+ * A sortable table's caption and header row: a button per column ([label, key, className]) that
+ * sorts by `key`, the current one marked with its direction. `onSort(key)` is called on a click; the
+ * header row is rebuilt only when its labels or the sort change.
+ */
+export function setSortHeader(table, caption, titles, sort, onSort) {
+  if (!table.tHead) table.append(el('caption'), el('thead'), el('tbody'));
+  sorters.set(table, onSort);
+  const mark = (key) => (key === sort.key ? (sort.descending ? ' ▼' : ' ▲') : '');
+  const labels = titles.map(([label, key]) => `${label}${mark(key)}`);
+  const key = labels.join('\u0001');
+  if (table.tHead.dataset.key !== key) {
+    if (table.tHead.dataset.key === undefined) {
+      table.tHead.addEventListener('click', (event) => {
+        const button = event.target.closest?.('button[data-sort]');
+        if (button) sorters.get(table)?.(button.dataset.sort);
+      });
+    }
+    table.tHead.dataset.key = key;
+    table.tHead.replaceChildren(el('tr', {}, ...titles.map(([, sortKey, className = ''], c) => el('th', {
+      scope: 'col',
+      className,
+      'aria-sort': sortKey !== sort.key ? 'none' : sort.descending ? 'descending' : 'ascending',
+    }, el('button', { type: 'button', className: 'sort', 'data-sort': sortKey }, labels[c])))));
+  }
+  if (table.caption.textContent !== caption) table.caption.textContent = caption;
+}

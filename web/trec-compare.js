@@ -5,6 +5,7 @@
 import { el, formatNumber } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
+import { fitColumns, patchRows, setSortHeader } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,8 +15,7 @@ const CORRECTION_WORDS = { holm: 'Holm–Bonferroni corrected', bh: 'Benjamini�
 let shown = null;  // { result, onQuery }
 let sort = { key: 'difference', descending: true };
 let rowLimit = 500;
-const ROWS_PER_FRAME = 25;
-let tableRendering = 0;
+const TABLE_COLUMNS = [{ field: 'query' }, { field: 'a', className: 'num' }, { field: 'b', className: 'num' }, { field: 'difference', className: 'num' }];
 
 const value = (x) => formatNumber(x, 4);
 const signed = (x) => (x > 0 ? `+${value(x)}` : value(x));
@@ -168,37 +168,29 @@ function renderQueryTable(rows, names) {
     const order = key === 'query' ? QUERY_ORDER.compare(x.query, y.query) : x[key] - y[key];
     return descending ? -order : order;
   });
-  const header = (label, sortKey) => {
-    const active = key === sortKey;
-    const button = el('button', { type: 'button', className: 'sort' }, label, active ? (descending ? ' ▼' : ' ▲') : '');
-    button.addEventListener('click', () => {
-      sort = { key: sortKey, descending: active ? !descending : sortKey !== 'query' };
+  const table = $('cmp-queries');
+  setSortHeader(table, `${names.measure} per query (click a column to sort, a query to see both rankings)`,
+    [['Query', 'query'], [`${names.a} (A)`, 'a', 'num'], [`${names.b} (B)`, 'b', 'num'], ['B − A', 'difference', 'num']], sort, (sortKey) => {
+      sort = { key: sortKey, descending: sort.key === sortKey ? !sort.descending : sortKey !== 'query' };
       renderChosen();
     });
-    return el('th', { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' }, button);
-  };
-  // Filled ROWS_PER_FRAME rows a frame: the frame that shows a comparison of thousands of
-  // queries then lays out a few rows, not 500 (see trec.js's per-query table).
-  const body = el('tbody');
-  const list = sorted.slice(0, rowLimit);
-  const rendering = ++tableRendering;
-  const appendRows = (from) => {
-    if (rendering !== tableRendering) return;  // a newer table (a sort, another pair) took over
-    const to = Math.min(list.length, from + ROWS_PER_FRAME);
-    body.append(...list.slice(from, to).map((r) => el('tr', { className: r.difference > 0 ? 'up' : r.difference < 0 ? 'down' : '' },
-      el('th', { scope: 'row' }, el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query)),
-      el('td', { className: 'num' }, value(r.a)), el('td', { className: 'num' }, value(r.b)), el('td', { className: 'num' }, signed(r.difference)))));
-    if (to < list.length) requestAnimationFrame(() => appendRows(to));
-  };
-  appendRows(0);
-  body.addEventListener('click', (event) => {
-    const query = event.target.closest?.('button[data-query]')?.dataset.query;
-    if (query !== undefined) shown.onQuery(query);
-  });
-  $('cmp-queries').replaceChildren(
-    el('caption', {}, `${names.measure} per query (click a column to sort, a query to see both rankings)`),
-    el('thead', {}, el('tr', {}, header('Query', 'query'), header(`${names.a} (A)`, 'a'), header(`${names.b} (B)`, 'b'), header('B − A', 'difference'))),
-    body);
+  // Patched in place and, past a hundred rows, laid out in blocks (table.js): a sort or another
+  // pair rewrites cells, and the frame lays out only the rows in view.
+  const count = Math.min(sorted.length, rowLimit);
+  const patched = patchRows(table, count, TABLE_COLUMNS);
+  for (let i = 0; i < count; i++) {
+    const r = sorted[i];
+    const row = patched[i];
+    if (!row.same('query', r.query)) {
+      row.content('query', () => el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query));
+    }
+    row.text('a', value(r.a));
+    row.text('b', value(r.b));
+    row.text('difference', signed(r.difference));
+    row.flag('up', r.difference > 0);
+    row.flag('down', r.difference < 0);
+  }
+  fitColumns(table);
   const more = $('cmp-more-queries');
   more.hidden = sorted.length <= rowLimit;
   more.textContent = `Show more: ${rowLimit} of ${sorted.length} queries shown`;
@@ -248,6 +240,10 @@ export function setUpComparison() {
       if (shown) renderChosen();
     });
   }
+  $('cmp-queries').addEventListener('click', (event) => {
+    const query = event.target.closest?.('tbody button[data-query]')?.dataset.query;
+    if (query !== undefined && shown) shown.onQuery(query);
+  });
   $('cmp-more-queries').addEventListener('click', () => {
     rowLimit += 2000;
     renderChosen();

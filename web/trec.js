@@ -7,6 +7,7 @@ import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
+import { fitColumns, patchRows, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
@@ -509,10 +510,24 @@ function renderMeans(result) {
 // One collator for every comparison: localeCompare with options builds one per call.
 const QUERY_ORDER = new Intl.Collator(undefined, { numeric: true });
 const QUERY_ROWS_PER_PAGE = 500;
-const QUERY_ROWS_PER_FRAME = 25;
-let queryRendering = 0;
 let queryRowLimit = QUERY_ROWS_PER_PAGE;
 
+// The sorting column, the query a click in the table opens: one listener for every query button.
+function sortQueries(key) {
+  sort = { key, descending: sort.key === key ? !sort.descending : key !== 'query' };
+  renderQueries(last.result);
+}
+
+function openQuery(event) {
+  const query = event.target.closest?.('tbody button[data-query]')?.dataset.query;
+  if (query !== undefined) explainQuery(query);
+}
+
+/**
+ * The per-query table, a page of rows at a time (Show more adds pages), patched in place: a
+ * sort or new results rewrite the cells of the rows already there. Past a hundred rows it is
+ * laid out in blocks (table.js), so thousands of rows cost the frame only those in view.
+ */
 function renderQueries(result) {
   const table = $('trec-queries');
   const rows = [...result.perQuery];
@@ -522,45 +537,28 @@ function renderQueries(result) {
       : a.texts?.[key] !== undefined ? a.texts[key].localeCompare(b.texts[key]) : a.values[key] - b.values[key];
     return descending ? -order : order;
   });
-  const header = (label, sortKey) => {
-    const active = sort.key === sortKey;
-    const button = el('button', { type: 'button', className: 'sort' }, label, active ? (descending ? ' ▼' : ' ▲') : '');
-    button.addEventListener('click', () => {
-      sort = { key: sortKey, descending: active ? !descending : sortKey !== 'query' };
-      renderQueries(result);
-    });
-    return el('th', { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' }, button);
-  };
-  // Rows are rendered a page at a time, so thousands of queries never block the page, and a
-  // page QUERY_ROWS_PER_FRAME rows a frame: the frame that shows the means lays out only these
-  // (500 rows at once made it a frame of 100 ms). One listener on the body serves every query
-  // button.
-  const body = el('tbody');
   const columns = queryColumns(result);
   const steps = stepwise();
-  const shown = rows.slice(0, queryRowLimit);
-  const rendering = ++queryRendering;
-  const appendRows = (from) => {
-    if (rendering !== queryRendering) return;  // a newer rendering (a sort, new results) took over
-    const to = Math.min(shown.length, from + QUERY_ROWS_PER_FRAME);
-    for (const q of shown.slice(from, to)) {
-      const open = steps ? el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query) : q.query;
-      body.append(el('tr', {}, el('th', { scope: 'row' }, open),
-        ...columns.map((c) => (c.text ? el('td', { className: 'relstring' }, el('code', {}, queryCell(c, q)))
-          : el('td', { className: 'num' }, valueText(c, q.values[c.name]))))));
+  setSortHeader(table, steps ? 'Per query (click a column to sort, a query to see it step by step)'
+    : 'Per query (click a column to sort; the step-by-step tables read graded qrels)',
+  [['Query', 'query'], ...columns.map((c) => [c.name, c.name, c.text ? '' : 'num'])], sort, sortQueries);
+  const shown = Math.min(rows.length, queryRowLimit);
+  const patched = patchRows(table, shown, [{ field: 'query' },
+    ...columns.map((c) => ({ field: c.name, className: c.text ? 'relstring' : 'num' }))]);
+  for (let i = 0; i < shown; i++) {
+    const q = rows[i];
+    const row = patched[i];
+    if (!row.same('query', q.query, steps)) {
+      row.content('query', () => (steps
+        ? el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query)
+        : q.query));
     }
-    if (to < shown.length) requestAnimationFrame(() => appendRows(to));
-  };
-  appendRows(0);
-  body.addEventListener('click', (event) => {
-    const query = event.target.closest?.('button[data-query]')?.dataset.query;
-    if (query !== undefined) explainQuery(query);
-  });
-  table.replaceChildren(
-    el('caption', {}, steps ? 'Per query (click a column to sort, a query to see it step by step)'
-      : 'Per query (click a column to sort; the step-by-step tables read graded qrels)'),
-    el('thead', {}, el('tr', {}, header('Query', 'query'), ...columns.map((c) => header(c.name, c.name)))),
-    body);
+    for (const c of columns) {
+      if (!c.text) row.text(c.name, valueText(c, q.values[c.name]));
+      else if (!row.same(c.name, queryCell(c, q))) row.content(c.name, () => el('code', {}, queryCell(c, q)));
+    }
+  }
+  fitColumns(table);
   let more = $('trec-more-queries');
   if (rows.length > queryRowLimit) {
     if (!more) {
@@ -945,6 +943,7 @@ export function setUpTrecMode() {
   $('trec-cancel').addEventListener('click', cancel);
   $('trec-histogram-measure').addEventListener('change', () => last && renderHistogramOf(last.result));
   $('trec-download-queries').addEventListener('click', downloadPerQuery);
+  $('trec-queries').addEventListener('click', openQuery);
   for (const id of ['trec-back', 'trec-back-bottom']) $(id).addEventListener('click', backToQueries);
   $('trec-explain-measure').addEventListener('change', () => {
     const query = $('trec-explain').dataset.query;

@@ -144,6 +144,17 @@ test('thousands of queries: a page of rows at a time, sorted without blocking', 
   await page.click('#trec-more-queries');
   await expect(page.locator('#trec-queries tbody tr')).toHaveCount(2000);
   await expect(page.locator('#trec-more-queries')).toHaveCount(0);
+  // Laid out in blocks of rows, as the long step tables are: every row's columns line up with the
+  // titles', the numbers' titles stand over their right-aligned values, and a sort rewrites the rows.
+  await expect(page.locator('#trec-queries')).toHaveClass(/\blong\b/);
+  const edges = () => page.locator('#trec-queries').evaluate((table) => [0, 1, 1000, 2000].map((i) => [...table.rows[i].cells]
+    .map((c) => [Math.round(c.getBoundingClientRect().left), Math.round(c.getBoundingClientRect().right)])));
+  const [titles, ...rows] = await edges();
+  for (const row of rows) expect(row).toEqual(titles);
+  await expect(page.locator('#trec-queries thead th.num')).toHaveCount(await page.locator('#trec-queries thead th').count() - 1);
+  await page.click('#trec-queries th:has-text("Query") button');
+  await expect(page.locator('#trec-queries tbody th').first()).toHaveText('q1');
+  await expect(page.locator('#trec-queries tbody th').last()).toHaveText('q2000');
 });
 
 test('relevance level 0 is sent as 0, and a negative level is a located error', async ({ page }) => {
