@@ -158,18 +158,53 @@ export function patchRows(table, count, columns) {
   return rows;
 }
 
+const drawings = new WeakMap();
+const FIRST_ROWS = BLOCK_ROWS;
+const FRAME_BUDGET_MS = 8;
+
 /**
- * Lays a table of more than LONG_ROWS rows out as blocks of grid rows (see the top of this file),
- * after its rows are patched. Each column is as wide as the wider of its title and its longest
+ * Patches `count` rows into `table` (patchRows, with `columns`) and fills row i with
+ * `fill(row, i)`, a block at a time over as many frames as it takes: the first frame draws
+ * FIRST_ROWS rows (more than a screen holds), each later one blocks for about FRAME_BUDGET_MS. Creating the cells of 500
+ * rows at once made a frame of 50-70 ms. Rows a previous drawing left keep what they showed
+ * until their turn comes; a newer drawing of the table (a sort, new results) takes over. The
+ * columns are fitted (fitColumns) as the rows come, for `count` rows.
+ */
+export function drawRows(table, count, columns, fill) {
+  const drawing = (drawings.get(table) ?? 0) + 1;
+  drawings.set(table, drawing);
+  let done = 0;
+  const step = (least) => {
+    if (drawings.get(table) !== drawing) return;
+    const started = performance.now();
+    while (done < count && (least > 0 ? done < least : performance.now() - started < FRAME_BUDGET_MS)) {
+      const to = Math.min(count, done + BLOCK_ROWS);
+      const kept = Math.min(count, bodies.get(table)?.rows.length ?? 0);
+      const rows = patchRows(table, Math.max(to, kept), columns);
+      for (let i = done; i < to; i++) fill(rows[i], i);
+      done = to;
+    }
+    if (done === 0) patchRows(table, 0, columns);
+    fitColumns(table, count);
+    // In a task after the next frame, rather than in it: the frame that first shows the rows
+    // lays them out and paints them, and drawing more inside it made it longer.
+    if (done < count) requestAnimationFrame(() => setTimeout(step, 0, 0));
+  };
+  step(FIRST_ROWS);
+}
+
+/**
+ * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as blocks
+ * of grid rows (see the top of this file), after its rows are patched. Each column is as wide as the wider of its title and its longest
  * cell, measured in a hidden copy of the two laid out as a table; more room is shared out in
  * proportion. While the titles stay, columns only widen: a column does not jump back and forth
  * as a long value comes and goes, and a shorter value costs no measuring. A table that is not
  * shown (a hidden tab) is measured once it is.
  */
-export function fitColumns(table) {
+export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0) {
   const state = bodies.get(table);
   const rows = state?.rows ?? [];
-  if (rows.length <= LONG_ROWS || !table.tHead) {
+  if (expected <= LONG_ROWS || rows.length === 0 || !table.tHead) {
     table.classList.remove('long');
     if (state) state.fitted = null;
     return;
@@ -200,8 +235,9 @@ export function fitColumns(table) {
   const measured = [...copy.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().width);
   copy.replaceChildren();
   if (measured.every((w) => w === 0)) {
-    // Not shown: laid out as a table until it is.
-    table.classList.remove('long');
+    // Not shown (a hidden tab or section): measured once it is, in the frame that shows it,
+    // before it is painted. It stays in blocks meanwhile: as a table, that frame would first lay
+    // out every row (500 rows of the TREC tab's first page: 120 ms of style and layout).
     state.fitted = null;
     state.waiting ??= new ResizeObserver(() => {
       if (table.getBoundingClientRect().width === 0) return;

@@ -5,7 +5,7 @@
 import { el, formatNumber } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
-import { fitColumns, patchRows, setSortHeader } from './table.js';
+import { drawRows, setSortHeader } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -174,13 +174,10 @@ function renderQueryTable(rows, names) {
       sort = { key: sortKey, descending: sort.key === sortKey ? !sort.descending : sortKey !== 'query' };
       renderChosen();
     });
-  // Patched in place and, past a hundred rows, laid out in blocks (table.js): a sort or another
-  // pair rewrites cells, and the frame lays out only the rows in view.
-  const count = Math.min(sorted.length, rowLimit);
-  const patched = patchRows(table, count, TABLE_COLUMNS);
-  for (let i = 0; i < count; i++) {
+  // Patched in place and, past a hundred rows, laid out in blocks drawn a few a frame (table.js):
+  // a sort or another pair rewrites cells, and a frame lays out only the rows in view.
+  drawRows(table, Math.min(sorted.length, rowLimit), TABLE_COLUMNS, (row, i) => {
     const r = sorted[i];
-    const row = patched[i];
     if (!row.same('query', r.query)) {
       row.content('query', () => el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query));
     }
@@ -189,8 +186,7 @@ function renderQueryTable(rows, names) {
     row.text('difference', signed(r.difference));
     row.flag('up', r.difference > 0);
     row.flag('down', r.difference < 0);
-  }
-  fitColumns(table);
+  });
   const more = $('cmp-more-queries');
   more.hidden = sorted.length <= rowLimit;
   more.textContent = `Show more: ${rowLimit} of ${sorted.length} queries shown`;

@@ -7,7 +7,7 @@ import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
-import { fitColumns, patchRows, setSortHeader } from './table.js';
+import { drawRows, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
@@ -526,7 +526,8 @@ function openQuery(event) {
 /**
  * The per-query table, a page of rows at a time (Show more adds pages), patched in place: a
  * sort or new results rewrite the cells of the rows already there. Past a hundred rows it is
- * laid out in blocks (table.js), so thousands of rows cost the frame only those in view.
+ * laid out in blocks, drawn a few blocks a frame (table.js): thousands of rows never block the
+ * page, and each frame lays out only the rows in view.
  */
 function renderQueries(result) {
   const table = $('trec-queries');
@@ -542,12 +543,9 @@ function renderQueries(result) {
   setSortHeader(table, steps ? 'Per query (click a column to sort, a query to see it step by step)'
     : 'Per query (click a column to sort; the step-by-step tables read graded qrels)',
   [['Query', 'query'], ...columns.map((c) => [c.name, c.name, c.text ? '' : 'num'])], sort, sortQueries);
-  const shown = Math.min(rows.length, queryRowLimit);
-  const patched = patchRows(table, shown, [{ field: 'query' },
-    ...columns.map((c) => ({ field: c.name, className: c.text ? 'relstring' : 'num' }))]);
-  for (let i = 0; i < shown; i++) {
+  drawRows(table, Math.min(rows.length, queryRowLimit), [{ field: 'query' },
+    ...columns.map((c) => ({ field: c.name, className: c.text ? 'relstring' : 'num' }))], (row, i) => {
     const q = rows[i];
-    const row = patched[i];
     if (!row.same('query', q.query, steps)) {
       row.content('query', () => (steps
         ? el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query)
@@ -557,8 +555,7 @@ function renderQueries(result) {
       if (!c.text) row.text(c.name, valueText(c, q.values[c.name]));
       else if (!row.same(c.name, queryCell(c, q))) row.content(c.name, () => el('code', {}, queryCell(c, q)));
     }
-  }
-  fitColumns(table);
+  });
   let more = $('trec-more-queries');
   if (rows.length > queryRowLimit) {
     if (!more) {
@@ -694,6 +691,17 @@ function backToQueries() {
   button?.focus();
 }
 
+let evaluations = 0;
+
+/**
+ * Resolves in a task of its own after the next frame. A result is drawn so: a reply of
+ * thousands of queries takes most of a frame to copy out of the worker's message (20 ms for
+ * 5,000), and drawing it in the same task made that frame two.
+ */
+function afterFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 async function evaluate() {
   const message = request();
   if (message.qrels === '' || message.run === '') {
@@ -705,16 +713,20 @@ async function evaluate() {
     return;
   }
   const started = performance.now();
+  const evaluation = ++evaluations;
   const result = await runShown(message, 'Not evaluated');
   if (!result) return;
+  await afterFrame();
+  if (evaluation !== evaluations) return;  // a newer evaluation or comparison shows its own
   last = { result, message };
   queryRowLimit = QUERY_ROWS_PER_PAGE;
   $('trec-explain').hidden = true;
   fillExplainMeasures(result);
+  // Shown before it is drawn: the per-query table measures its columns as it is drawn.
+  showResults('trec-results');
   renderMeans(result);
   renderQueries(result);
   renderHistogramOf(result);
-  showResults('trec-results');
   setStatus(`Evaluated ${result.perQuery.length} quer${result.perQuery.length === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
 }
 
@@ -751,8 +763,11 @@ async function compareRuns(base) {
   }
   const message = { ...base, type: 'compare', run: undefined, runs, options: { ...base.options, ...compareOptions() } };
   const started = performance.now();
+  const evaluation = ++evaluations;
   const result = await runShown(message, 'Not compared', runComparison);
   if (!result) return;
+  await afterFrame();
+  if (evaluation !== evaluations) return;
   compared = { base, runs, result };
   showResults('cmp-results');
   const rendering = performance.now();

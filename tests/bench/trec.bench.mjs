@@ -34,7 +34,7 @@ async function pageRun(files) {
   await tab.setInputFiles('#qrels-file', files.qrels);
   const result = await measure(() => tab.setInputFiles('#run-file', files.run), () => !document.getElementById('trec-results').hidden ||
     document.getElementById('trec-status').textContent.startsWith('Not'));
-  // Once the per-query table has its first page (500 rows, filled a few rows a frame), as a
+  // Once the per-query table has its first page (500 rows, laid out in blocks), as a
   // person would see it before clicking.
   await tab.waitForFunction(() => document.querySelectorAll('#trec-queries tbody tr').length === 500, null, { timeout: 60000 });
   const query = await tab.$$eval('button[data-query]', (buttons) => buttons[buttons.length - 1].dataset.query);
