@@ -13,7 +13,7 @@ import { el } from './format.js';
 
 const bodies = new WeakMap();
 const BLOCK_ROWS = 50;
-const LONG_ROWS = 100;
+const LONG_ROWS = 50;
 
 export function writeText(cell, text) {
   const only = cell.firstChild;

@@ -174,7 +174,7 @@ function renderQueryTable(rows, names) {
       sort = { key: sortKey, descending: sort.key === sortKey ? !sort.descending : sortKey !== 'query' };
       renderChosen();
     });
-  // Patched in place and, past a hundred rows, laid out in blocks drawn a few a frame (table.js):
+  // Patched in place and, past fifty rows, laid out in blocks drawn a few a frame (table.js):
   // a sort or another pair rewrites cells, and a frame lays out only the rows in view.
   drawRows(table, Math.min(sorted.length, rowLimit), TABLE_COLUMNS, (row, i) => {
     const r = sorted[i];

@@ -525,7 +525,7 @@ function openQuery(event) {
 
 /**
  * The per-query table, a page of rows at a time (Show more adds pages), patched in place: a
- * sort or new results rewrite the cells of the rows already there. Past a hundred rows it is
+ * sort or new results rewrite the cells of the rows already there. Past fifty rows it is
  * laid out in blocks, drawn a few blocks a frame (table.js): thousands of rows never block the
  * page, and each frame lays out only the rows in view.
  */

@@ -330,13 +330,16 @@ test('a long table first drawn in a hidden tab is laid out in blocks once the ta
   await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
   await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
   await page.click('#tab-trec');
-  // Reopened on the TREC tab, the list's tables are drawn while hidden: nothing to measure.
+  // Reopened on the TREC tab, the list's tables are drawn while hidden: in blocks (so that
+  // showing them lays out only the rows in view), with nothing to measure their columns by.
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
-  await expect(page.locator('#steps')).not.toHaveClass(/\blong\b/);
-  await page.click('#tab-list');
+  const columns = () => page.locator('#steps').evaluate((t) => t.style.getPropertyValue('--columns'));
   await expect(page.locator('#steps')).toHaveClass(/\blong\b/);
+  expect(await columns()).toBe('');
+  await page.click('#tab-list');
+  await expect.poll(columns).toMatch(/^minmax\(/);
   const lefts = await page.locator('#steps').evaluate((table) => {
     const row = table.tBodies[10].rows[0];
     row.scrollIntoView({ block: 'center' });
