@@ -155,6 +155,17 @@ test('thousands of queries: a page of rows at a time, sorted without blocking', 
   await page.click('#trec-queries th:has-text("Query") button');
   await expect(page.locator('#trec-queries tbody th').first()).toHaveText('q1');
   await expect(page.locator('#trec-queries tbody th').last()).toHaveText('q2000');
+  // Rows are drawn a block at a time: a second sort while the first is being drawn takes over,
+  // and no row keeps what the first one, or the order before, put there.
+  await page.locator('#trec-queries').evaluate((table) => {
+    table.querySelector('button[data-sort="query"]').click();
+    table.querySelector('button[data-sort="query"]').click();
+  });
+  await expect(page.locator('#trec-queries th[aria-sort="ascending"] button[data-sort="query"]')).toHaveCount(1);
+  const ascending = Array.from({ length: 2000 }, (_, i) => `q${i + 1}`);
+  await expect.poll(() => page.locator('#trec-queries tbody th').allTextContents()).toEqual(ascending);
+  await page.locator('#trec-queries button[data-sort="query"]').click();
+  await expect.poll(() => page.locator('#trec-queries tbody th').allTextContents()).toEqual(ascending.toReversed());
 });
 
 test('relevance level 0 is sent as 0, and a negative level is a located error', async ({ page }) => {
