@@ -165,10 +165,11 @@ const FRAME_BUDGET_MS = 8;
 /**
  * Patches `count` rows into `table` (patchRows, with `columns`) and fills row i with
  * `fill(row, i)`, a block at a time over as many frames as it takes: the first frame draws
- * FIRST_ROWS rows (more than a screen holds), each later one blocks for about FRAME_BUDGET_MS. Creating the cells of 500
- * rows at once made a frame of 50-70 ms. Rows a previous drawing left keep what they showed
- * until their turn comes; a newer drawing of the table (a sort, new results) takes over. The
- * columns are fitted (fitColumns) as the rows come, for `count` rows.
+ * FIRST_ROWS rows (more than a screen holds), each later one blocks for about FRAME_BUDGET_MS.
+ * The 500 rows of the TREC tab's first page, drawn at once, took 30-50 ms of script. Rows a
+ * previous drawing left keep what they showed until their turn comes; a newer drawing of the
+ * table (a sort, new results) takes over. The columns are fitted (fitColumns) as the rows come,
+ * for `count` rows.
  */
 export function drawRows(table, count, columns, fill) {
   const drawing = (drawings.get(table) ?? 0) + 1;
@@ -194,10 +195,10 @@ export function drawRows(table, count, columns, fill) {
 }
 
 /**
- * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as blocks
- * of grid rows (see the top of this file), after its rows are patched. Each column is as wide as the wider of its title and its longest
- * cell, measured in a hidden copy of the two laid out as a table; more room is shared out in
- * proportion. While the titles stay, columns only widen: a column does not jump back and forth
+ * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as
+ * blocks of grid rows (see the top of this file), after its rows are patched. Each column is as
+ * wide as the wider of its title and its longest cell, measured in a hidden copy of the two laid
+ * out as a table; more room is shared out in proportion. While the titles stay, columns only widen: a column does not jump back and forth
  * as a long value comes and goes, and a shorter value costs no measuring. A table that is not
  * shown (a hidden tab) is measured once it is.
  */
@@ -289,8 +290,8 @@ const sorters = new WeakMap();
 
 /**
  * A sortable table's caption and header row: a button per column ([label, key, className]) that
- * sorts by `key`, the current one marked with its direction. `onSort(key)` is called on a click; the
- * header row is rebuilt only when its labels or the sort change.
+ * sorts by `key`, the current one marked with its direction. `onSort(key)` is called on a click;
+ * the header row is rebuilt only when its labels or the sort change.
  */
 export function setSortHeader(table, caption, titles, sort, onSort) {
   if (!table.tHead) table.append(el('caption'), el('thead'), el('tbody'));
