@@ -16,23 +16,18 @@
 #include "ndcg/options.hpp"
 #include "pack.hpp"
 #include "trec_measures.hpp"
+#include "trec_memory.hpp"
 #include "trec_prefs.hpp"
 
 namespace ndcg::trec {
 
 namespace {
 
-constexpr std::size_t kQueryOverhead = 96;   // estimated bytes per kept query beyond its values
-constexpr double kMissingZscore = -1000000;  // trec_eval's value where -Z has no mean
+constexpr double kMissingZscore = -1000000;        // trec_eval's value where -Z has no mean
 constexpr std::size_t kExplanationRowBytes = 160;  // estimated bytes per row of a kept table
 
 double as_count(std::int64_t n) {
   return static_cast<double>(n);
-}
-
-std::string megabytes(std::size_t bytes) {
-  return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
-                                         : std::to_string(bytes >> 10) + " KB";
 }
 
 // Ranks [0, k) of n: a 64-bit cut-off is compared before it is narrowed to a size_t (32 bits
@@ -43,6 +38,11 @@ std::size_t depth_of(std::int64_t k, std::size_t n) {
 }
 
 }  // namespace
+
+std::string megabytes(std::size_t bytes) {
+  return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
+                                         : std::to_string(bytes >> 10) + " KB";
+}
 
 std::optional<Diagnostic> set_eval_option(EvalOptions& options, std::string_view name,
                                           std::string_view raw_value) {

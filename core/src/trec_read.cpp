@@ -16,6 +16,7 @@
 
 #include "ndcg/options.hpp"
 #include "ndcg/trec.hpp"
+#include "trec_memory.hpp"
 
 // What a file seldom needs (errors, preferences, -Z, the end of a file) is built for size even
 // where the rest of this file is built for speed (the page's core builds it at -O2).
@@ -31,7 +32,6 @@ namespace {
 // Estimated bytes held per kept item beyond its text: hash node, string and vector slack.
 constexpr std::size_t kJudgmentOverhead = 96;
 constexpr std::size_t kRunDocOverhead = 32;
-constexpr std::size_t kQueryOverhead = 96;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\f' || c == '\v';
@@ -55,11 +55,6 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
     out[count++] = Field{line.substr(start, i - start), static_cast<std::uint32_t>(start)};
   }
   return count;
-}
-
-NDCG_COLD std::string megabytes(std::size_t bytes) {
-  return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MB"
-                                         : std::to_string(bytes >> 10) + " KB";
 }
 
 bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
