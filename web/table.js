@@ -158,6 +158,11 @@ export function patchRows(table, count, columns) {
   return rows;
 }
 
+/** Resolves in a task of its own, after the next frame is drawn. */
+export function afterFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 const drawings = new WeakMap();
 const FIRST_ROWS = BLOCK_ROWS;
 const FRAME_BUDGET_MS = 8;
@@ -189,7 +194,7 @@ export function drawRows(table, count, columns, fill) {
     fitColumns(table, count);
     // In a task after the next frame, rather than in it: the frame that first shows the rows
     // lays them out and paints them, and drawing more inside it made it longer.
-    if (done < count) requestAnimationFrame(() => setTimeout(step, 0, 0));
+    if (done < count) afterFrame().then(() => step(0));
   };
   step(FIRST_ROWS);
 }
@@ -198,9 +203,9 @@ export function drawRows(table, count, columns, fill) {
  * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as
  * blocks of grid rows (see the top of this file), after its rows are patched. Each column is as
  * wide as the wider of its title and its longest cell, measured in a hidden copy of the two laid
- * out as a table; more room is shared out in proportion. While the titles stay, columns only widen: a column does not jump back and forth
- * as a long value comes and goes, and a shorter value costs no measuring. A table that is not
- * shown (a hidden tab) is measured once it is.
+ * out as a table; more room is shared out in proportion. While the titles stay, columns only
+ * widen: a column does not jump back and forth as a long value comes and goes, and a shorter
+ * value costs no measuring. A table that is not shown (a hidden tab) is measured once it is.
  */
 export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0) {
   const state = bodies.get(table);
@@ -290,12 +295,14 @@ const sorters = new WeakMap();
 
 /**
  * A sortable table's caption and header row: a button per column ([label, key, className]) that
- * sorts by `key`, the current one marked with its direction. `onSort(key)` is called on a click;
- * the header row is rebuilt only when its labels or the sort change.
+ * sorts by `key`, the current one marked with its direction. A click calls `onSort` with the
+ * sort it asks for: the current column the other way; another column descending, or ascending
+ * for the first (the rows' names). The header row is rebuilt only when its labels or the sort
+ * change.
  */
 export function setSortHeader(table, caption, titles, sort, onSort) {
   if (!table.tHead) table.append(el('caption'), el('thead'), el('tbody'));
-  sorters.set(table, onSort);
+  sorters.set(table, (key) => onSort({ key, descending: key === sort.key ? !sort.descending : key !== titles[0][1] }));
   const mark = (key) => (key === sort.key ? (sort.descending ? ' ▼' : ' ▲') : '');
   const labels = titles.map(([label, key]) => `${label}${mark(key)}`);
   const key = labels.join('\u0001');

@@ -170,8 +170,8 @@ function renderQueryTable(rows, names) {
   });
   const table = $('cmp-queries');
   setSortHeader(table, `${names.measure} per query (click a column to sort, a query to see both rankings)`,
-    [['Query', 'query'], [`${names.a} (A)`, 'a', 'num'], [`${names.b} (B)`, 'b', 'num'], ['B − A', 'difference', 'num']], sort, (sortKey) => {
-      sort = { key: sortKey, descending: sort.key === sortKey ? !sort.descending : sortKey !== 'query' };
+    [['Query', 'query'], [`${names.a} (A)`, 'a', 'num'], [`${names.b} (B)`, 'b', 'num'], ['B − A', 'difference', 'num']], sort, (chosen) => {
+      sort = chosen;
       renderChosen();
     });
   // Patched in place and, past fifty rows, laid out in blocks drawn a few a frame (table.js):

@@ -7,7 +7,7 @@ import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
-import { drawRows, setSortHeader } from './table.js';
+import { afterFrame, drawRows, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
@@ -513,8 +513,8 @@ const QUERY_ROWS_PER_PAGE = 500;
 let queryRowLimit = QUERY_ROWS_PER_PAGE;
 
 // The sorting column, the query a click in the table opens: one listener for every query button.
-function sortQueries(key) {
-  sort = { key, descending: sort.key === key ? !sort.descending : key !== 'query' };
+function sortQueries(chosen) {
+  sort = chosen;
   renderQueries(last.result);
 }
 
@@ -691,16 +691,9 @@ function backToQueries() {
   button?.focus();
 }
 
+// Evaluations and comparisons started, so that a reply drawn a frame late is not drawn over a
+// newer one (`job` counts the worker's tasks, explanations included).
 let evaluations = 0;
-
-/**
- * Resolves in a task of its own after the next frame. A result is drawn so: a reply of
- * thousands of queries takes most of a frame to copy out of the worker's message (20 ms for
- * 5,000), and drawing it in the same task made that frame two.
- */
-function afterFrame() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-}
 
 async function evaluate() {
   const message = request();
@@ -716,6 +709,9 @@ async function evaluate() {
   const evaluation = ++evaluations;
   const result = await runShown(message, 'Not evaluated');
   if (!result) return;
+  // Drawn in a task after the next frame: a reply of thousands of queries takes most of a frame
+  // to copy out of the worker's message (20 ms for 5,000), and drawing it in the same task made
+  // that frame two.
   await afterFrame();
   if (evaluation !== evaluations) return;  // a newer evaluation or comparison shows its own
   last = { result, message };
