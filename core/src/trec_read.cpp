@@ -14,6 +14,7 @@
 #include <limits>
 #include <numeric>
 
+#include "byte_masks.hpp"
 #include "ndcg/options.hpp"
 #include "ndcg/trec.hpp"
 #include "trec_memory.hpp"
@@ -132,50 +133,6 @@ NDCG_COLD void report_swapped(Source reading, std::uint32_t number, DiagnosticLi
 
 namespace {
 
-// Eight bytes at a time (SWAR): for the readers' fast paths, which meet a line's bytes a word at
-// a time instead of one branch per byte. Every mask below is exact: a byte's flag never
-// depends on its neighbours.
-constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-
-// The top bit of each byte of `w` that is zero.
-constexpr std::uint64_t zero_bytes(std::uint64_t w) {
-  return ~(((w & kLow7) + kLow7) | w) & kHigh;
-}
-
-// The top bit of each byte equal to `c`.
-constexpr std::uint64_t bytes_equal(std::uint64_t w, unsigned char c) {
-  return zero_bytes(w ^ (kOnes * c));
-}
-
-// One bit per byte (bit k for byte k) from flags in the bytes' top bits.
-constexpr std::uint32_t byte_flags(std::uint64_t top_bits) {
-  return static_cast<std::uint32_t>(((top_bits >> 7) * 0x0102040810204080ull) >> 56);
-}
-
-// The line's bytes from `at` as a little-endian word; past the line's end, spaces.
-inline std::uint64_t word_at(const char* p, std::size_t at, std::size_t n) {
-  std::uint64_t w = 0;
-  if (at + 8 <= n) {
-    std::memcpy(&w, p + at, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    return w;
-  }
-  const std::size_t rest = n - at;  // 1 to 7 bytes
-  if (n >= 8) {                     // the word that ends with the line, shifted down: one load
-    std::memcpy(&w, p + n - 8, 8);
-    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-    return (w >> (8 * (8 - rest))) | ((kOnes * ' ') << (8 * rest));
-  }
-  w = kOnes * ' ';
-  for (std::size_t k = 0; k < rest; ++k) {
-    w &= ~(std::uint64_t{0xFF} << (8 * k));
-    w |= std::uint64_t{static_cast<unsigned char>(p[at + k])} << (8 * k);
-  }
-  return w;
-}
-
 // The bounds of a line's first six fields, split on runs of spaces and tabs (as split_blank splits
 // them), how many fields there are, and whether any byte is 0x80 or more (a column in code points
 // then differs from a byte offset).
@@ -186,61 +143,62 @@ struct Fields {
   std::size_t count = 0;
   bool high = false;
   Field field(std::string_view text, std::size_t k) const {
-    return Field{text.substr(begin[k], end[k] - begin[k]), begin[k]};
+    // Bounds set by scan_fields from this text: no check needed (substr would check each one).
+    return Field{std::string_view(text.data() + begin[k], end[k] - begin[k]), begin[k]};
   }
 };
 
-// Splits `text` into `out`, 64 bytes at a time: a bit per byte says whether it is a blank, and
-// fields start where a set bit is followed by a clear one, so a line costs a few word operations
-// and one step per field rather than a branch per byte. False when the line holds a control
-// character other than a tab, for the general path to report.
+// Splits `text` into `out`, 64 bytes at a time: a bit per byte says whether it is a blank
+// (detail::classify16, 16 bytes a step), and fields start where a set bit is followed by a clear
+// one, so a line costs a few vector operations and one step per field rather than a branch per
+// byte. False when the line holds a control character other than a tab, for the general path to
+// report.
 bool scan_fields(std::string_view text, Fields& out) {
   constexpr std::size_t N = Fields::N;
   const char* p = text.data();
   const std::size_t n = text.size();
-  std::uint64_t high = 0;
+  std::uint32_t high = 0;
   bool open = false;  // whether the byte before this block is in a field
   std::size_t field_start = 0;
   std::size_t count = 0;
   for (std::size_t block = 0; block < n; block += 64) {
     std::uint64_t blanks = 0;  // bit j: byte block + j is a space or a tab (or past the end)
-#if defined(__clang__)
-#pragma clang loop unroll(disable)
-#endif
-    for (std::size_t w = 0; w < 8; ++w) {
-      const std::size_t at = block + 8 * w;
+    for (std::size_t w = 0; w < 4; ++w) {
+      const std::size_t at = block + 16 * w;
       if (at >= n) {
-        blanks |= ~std::uint64_t{0} << (8 * w);
+        blanks |= ~std::uint64_t{0} << (16 * w);
         break;
       }
-      const std::uint64_t word = word_at(p, at, n);
-      const std::uint64_t blank = bytes_equal(word, ' ') | bytes_equal(word, '\t');
-      // Below 0x20 or 0x7F, that is control characters (a blank aside).
-      const std::uint64_t low7 = word & kLow7;
-      const std::uint64_t control =
-          (~(low7 + kOnes * (0x80 - 0x20)) | (low7 + kOnes)) & ~word & kHigh & ~blank;
-      if (control != 0) return false;
-      high |= word;
-      blanks |= std::uint64_t{byte_flags(blank)} << (8 * w);
+      const detail::ByteMasks m = n - at >= 16 ? detail::classify16(p + at)
+                                               : detail::classify_tail(p + at, n - at, n >= 16);
+      if (m.control != 0) return false;
+      high |= m.high;
+      blanks |= std::uint64_t{m.blank} << (16 * w);
     }
     // Field starts: a byte not blank after a blank; ends: a blank after a byte that is not.
+    // Starts and ends alternate, an end first when a field is open from the block before, so
+    // each step takes one of each (no branch on which comes first, which a line's field widths
+    // make unpredictable).
     const std::uint64_t before = (blanks << 1) | (open ? 0 : 1);  // bit j: byte j - 1 is blank
     std::uint64_t starts = ~blanks & before;
     std::uint64_t ends = blanks & ~before;
-    while (starts != 0 || ends != 0) {
-      const int s = starts != 0 ? std::countr_zero(starts) : 64;
-      const int e = ends != 0 ? std::countr_zero(ends) : 64;
-      if (e < s) {  // the open field ends
-        if (count < N) {
-          out.begin[count] = static_cast<std::uint32_t>(field_start);
-          out.end[count] = static_cast<std::uint32_t>(block + e);
-        }
-        ++count;
-        ends &= ends - 1;
-      } else {
-        field_start = block + s;
-        starts &= starts - 1;
+    const auto close = [&](std::size_t end) {
+      if (count < N) {
+        out.begin[count] = static_cast<std::uint32_t>(field_start);
+        out.end[count] = static_cast<std::uint32_t>(end);
       }
+      ++count;
+    };
+    if (open && ends != 0) {
+      close(block + static_cast<std::size_t>(std::countr_zero(ends)));
+      ends &= ends - 1;
+    }
+    while (starts != 0) {
+      field_start = block + static_cast<std::size_t>(std::countr_zero(starts));
+      starts &= starts - 1;
+      if (ends == 0) break;  // the field goes on into the next block
+      close(block + static_cast<std::size_t>(std::countr_zero(ends)));
+      ends &= ends - 1;
     }
     open = (blanks >> 63) == 0;
   }
@@ -252,7 +210,7 @@ bool scan_fields(std::string_view text, Fields& out) {
     ++count;
   }
   out.count = count;
-  out.high = (high & kHigh) != 0;
+  out.high = high != 0;
   return true;
 }
 

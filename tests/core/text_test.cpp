@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "byte_masks.hpp"
+
 using namespace ndcg;
 
 namespace {
@@ -233,4 +235,63 @@ TEST_CASE("quote makes any bytes printable and short") {
         "b'");
   CHECK(quote("\xC3") == "'\xEF\xBF\xBD'");
   CHECK(quote(std::string(100, 'a'), 5) == "'aaaaa…'");
+}
+
+TEST_CASE("the readers' byte classes: vector code, words and one byte at a time agree") {
+  // What each class means, byte by byte (byte_masks.hpp); the vector code (SSE2 natively, SIMD128
+  // in wasm) and the portable 8-byte words must give exactly these bits, whatever the neighbours.
+  const auto expected = [](const unsigned char* p, std::size_t count) {
+    detail::ByteMasks m{0, 0, 0};
+    for (std::size_t k = 0; k < count; ++k) {
+      const unsigned char c = p[k];
+      const bool blank = c == ' ' || c == '\t';
+      if (blank) m.blank |= 1u << k;
+      if (!blank && (c < 0x20 || c == 0x7F)) m.control |= 1u << k;
+      if (c >= 0x80) m.high |= 1u << k;
+    }
+    return m;
+  };
+  const auto line_ends = [](const unsigned char* p) {
+    std::uint32_t m = 0;
+    for (std::size_t k = 0; k < 16; ++k) m |= (p[k] == '\n' || p[k] == '\r' ? 1u : 0u) << k;
+    return m;
+  };
+  const auto same = [](const detail::ByteMasks& a, const detail::ByteMasks& b) {
+    return a.blank == b.blank && a.control == b.control && a.high == b.high;
+  };
+  int checked = 0;
+  for (const int filler : {int{'a'}, int{' '}, int{'\t'}, int{'\n'}, 0x00, 0x7F, 0x80, 0xFF}) {
+    for (std::size_t at = 0; at < 16; ++at) {
+      for (int value = 0; value < 256; ++value) {
+        // Two copies of the 16 bytes, so that a tail can be read from the 16 bytes ending with it.
+        unsigned char bytes[32];
+        std::memset(bytes, filler, sizeof bytes);
+        bytes[16 + at] = static_cast<unsigned char>(value);
+        const unsigned char* p = bytes + 16;
+        const char* text = reinterpret_cast<const char*>(p);
+        CAPTURE(filler);
+        CAPTURE(at);
+        CAPTURE(value);
+        const detail::ByteMasks want = expected(p, 16);
+        REQUIRE(same(detail::classify16(text), want));
+        REQUIRE(same(detail::swar::classify16(text), want));
+        REQUIRE(detail::line_ends16(text) == line_ends(p));
+        REQUIRE(detail::swar::line_ends16(text) == line_ends(p));
+        // A line's last 1 to 15 bytes, read from the 16 bytes that end with them or from a copy:
+        // the bytes past them are blanks.
+        for (std::size_t count = at + 1; count < 16; ++count) {
+          detail::ByteMasks tail = expected(p, count);
+          tail.blank |= (0xFFFFu << count) & 0xFFFFu;
+          const char* start = text + 16 - count;
+          const detail::ByteMasks want_from_end = expected(p + 16 - count, count);
+          detail::ByteMasks shifted = want_from_end;
+          shifted.blank |= (0xFFFFu << count) & 0xFFFFu;
+          REQUIRE(same(detail::classify_tail(start, count, true), shifted));
+          REQUIRE(same(detail::classify_tail(text, count, false), tail));
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 8 * 16 * 256);
 }
