@@ -22,22 +22,36 @@ const CHUNK = 1 << 20;
 const spoolDirectories = [];
 
 /**
- * A regular file's bytes from `start` up to `end` in chunks of at most 1 MiB, all read into one
- * buffer: a chunk is valid until the next is asked for (the core copies each at once). A stream
- * makes a new buffer per chunk, and a 174 MB run left some 40 MB of them to the garbage
- * collector at the peak.
+ * A regular file's bytes from `start` up to `end` in chunks of at most 1 MiB, read into two
+ * buffers in turn: a chunk is valid until the next is asked for (the core copies each at once),
+ * and the next one is read meanwhile, so that the reading of the file and the core's work on
+ * the chunk before overlap (one buffer left the thread idle for 11 % of a 174 MB run, waiting
+ * for each read). A stream makes a new buffer per chunk, and a 174 MB run left some 40 MB of
+ * them to the garbage collector at the peak.
  */
 export async function* fileChunks(path, start = 0, end = Infinity) {
   const handle = await open(path, 'r');
+  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  let turn = 0;
+  const readAt = (at) => {
+    const buffer = buffers[turn];
+    turn ^= 1;
+    return { buffer, at, reading: handle.read(buffer, 0, Math.min(CHUNK, end - at), at) };
+  };
+  let next = start < end ? readAt(start) : null;
   try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    for (let at = start; at < end;) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, end - at), at);
+    while (next !== null) {
+      const { buffer, at, reading } = next;
+      next = null;
+      const { bytesRead } = await reading;
       if (bytesRead === 0) break;
-      at += bytesRead;
+      // The next chunk from where this one ended (a short read included).
+      if (at + bytesRead < end) next = readAt(at + bytesRead);
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
+    // Left early (the reader stopped, or failed): the read under way ends before the file closes.
+    await next?.reading.catch(() => {});
     await handle.close();
   }
 }
