@@ -256,6 +256,12 @@ TEST_CASE("the readers' byte classes: vector code, words and one byte at a time 
     for (std::size_t k = 0; k < 16; ++k) m |= (p[k] == '\n' || p[k] == '\r' ? 1u : 0u) << k;
     return m;
   };
+  // The classes of `count` bytes followed by blanks.
+  const auto padded = [&](const unsigned char* p, std::size_t count) {
+    detail::ByteMasks m = expected(p, count);
+    m.blank |= (0xFFFFu << count) & 0xFFFFu;
+    return m;
+  };
   const auto same = [](const detail::ByteMasks& a, const detail::ByteMasks& b) {
     return a.blank == b.blank && a.control == b.control && a.high == b.high;
   };
@@ -263,11 +269,9 @@ TEST_CASE("the readers' byte classes: vector code, words and one byte at a time 
   for (const int filler : {int{'a'}, int{' '}, int{'\t'}, int{'\n'}, 0x00, 0x7F, 0x80, 0xFF}) {
     for (std::size_t at = 0; at < 16; ++at) {
       for (int value = 0; value < 256; ++value) {
-        // Two copies of the 16 bytes, so that a tail can be read from the 16 bytes ending with it.
-        unsigned char bytes[32];
-        std::memset(bytes, filler, sizeof bytes);
-        bytes[16 + at] = static_cast<unsigned char>(value);
-        const unsigned char* p = bytes + 16;
+        unsigned char p[16];
+        std::memset(p, filler, sizeof p);
+        p[at] = static_cast<unsigned char>(value);
         const char* text = reinterpret_cast<const char*>(p);
         CAPTURE(filler);
         CAPTURE(at);
@@ -277,17 +281,12 @@ TEST_CASE("the readers' byte classes: vector code, words and one byte at a time 
         REQUIRE(same(detail::swar::classify16(text), want));
         REQUIRE(detail::line_ends16(text) == line_ends(p));
         REQUIRE(detail::swar::line_ends16(text) == line_ends(p));
-        // A line's last 1 to 15 bytes, read from the 16 bytes that end with them or from a copy:
-        // the bytes past them are blanks.
+        // A line's last 1 to 15 bytes, read from the 16 bytes that end with them (the last ones
+        // of these 16) or from a copy (the first ones): the bytes past them are blanks.
         for (std::size_t count = at + 1; count < 16; ++count) {
-          detail::ByteMasks tail = expected(p, count);
-          tail.blank |= (0xFFFFu << count) & 0xFFFFu;
-          const char* start = text + 16 - count;
-          const detail::ByteMasks want_from_end = expected(p + 16 - count, count);
-          detail::ByteMasks shifted = want_from_end;
-          shifted.blank |= (0xFFFFu << count) & 0xFFFFu;
-          REQUIRE(same(detail::classify_tail(start, count, true), shifted));
-          REQUIRE(same(detail::classify_tail(text, count, false), tail));
+          REQUIRE(same(detail::classify_tail(text + 16 - count, count, true),
+                       padded(p + 16 - count, count)));
+          REQUIRE(same(detail::classify_tail(text, count, false), padded(p, count)));
         }
         ++checked;
       }
