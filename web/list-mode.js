@@ -11,7 +11,8 @@ import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps, selectLine,
 } from './render.js';
 import {
-  DEFAULT_SETTINGS, SETTING_NAMES, encodeState, forgetPreviousState, loadState, previousState, saveState,
+  DEFAULT_SETTINGS, SETTING_NAMES, addressIsForeign, adoptAddress, encodeState, flushAddress, forgetPreviousState, loadState,
+  previousState, saveState,
 } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -325,9 +326,7 @@ function update() {
   // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
   // A link that arrived since the address was last written (its hashchange not yet handled)
   // keeps the address: the update saves to storage only, and the hashchange handler reads it.
-  const foreign = ownHash !== null && location.hash !== ownHash;
-  const { linked, stored } = saveState(state, { address: !foreign });
-  if (!foreign) ownHash = location.hash;
+  const { linked, stored } = saveState(state, { address: !addressIsForeign() });
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings, and this browser keeps the text';
   showStorageWarning(!linked && !stored);
 }
@@ -400,7 +399,6 @@ function scheduleExtras(state) {
 }
 
 let pending = 0;
-let ownHash = null;  // the address's hash as this page last wrote it
 function scheduleUpdate() {
   cancelAnimationFrame(pending);
   pending = requestAnimationFrame(() => {
@@ -495,7 +493,10 @@ function setUpExport() {
     if (made) copyText(made.text, 'Table');
   });
   // The address holds the state as saved: all of it, or the settings when the text is too long.
-  $('copy-link').addEventListener('click', () => copyText(location.href, 'Link'));
+  $('copy-link').addEventListener('click', () => {
+    flushAddress();
+    copyText(location.href, 'Link');
+  });
 }
 
 /** Says when the step table is wider than its box: it scrolls sideways, the rank column stays. */
@@ -527,12 +528,15 @@ export function setUpListMode() {
         node.addEventListener('input', scheduleUpdate);
         node.addEventListener('change', scheduleUpdate);
       }
-      // Leaving the page within a frame of a keystroke: that keystroke is saved first.
+      // Leaving the page within a frame of a keystroke: that keystroke is saved first, and the
+      // address written (a closed tab reopens at it).
       window.addEventListener('pagehide', () => {
-        if (!pending) return;
-        cancelAnimationFrame(pending);
-        pending = 0;
-        saveState(readState());
+        if (pending) {
+          cancelAnimationFrame(pending);
+          pending = 0;
+          saveState(readState());
+        }
+        flushAddress();
       });
       window.addEventListener('hashchange', () => {
         // A keystroke not yet saved is saved now, before the new link is read, so that the link
@@ -542,10 +546,11 @@ export function setUpListMode() {
           pending = 0;
           saveState(readState(), { address: false });
         }
-        ownHash = location.hash;
+        adoptAddress();
         const loaded = loadState();
         if (loaded.state && encodeState(loaded.state) !== encodeState(readState())) applyLoaded(loaded);
       });
+      adoptAddress();
       const loaded = loadState();
       if (loaded.state) {
         applyLoaded(loaded);

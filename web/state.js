@@ -88,15 +88,19 @@ const hasText = (state) => Boolean(state && (state.ranking || state.judgments ||
  *   { state, source: 'link' | 'storage' | null, note }
  * The link wins, except where it cannot hold the text: a reload of this page's own link restores
  * the text saved with it, and a link that carries the settings only keeps this browser's text.
- * A link that brings other text moves what storage held to PREVIOUS_KEY, from which the page can
- * restore it: no saved text is lost to a link.
+ * The page's own link is the one saved with the text, or the one the address still showed when it
+ * was saved (the address follows a moment later: see scheduleAddress). A link that brings other
+ * text moves what storage held to PREVIOUS_KEY, from which the page can restore it: no saved text
+ * is lost to a link.
  */
 export function loadState() {
   const hash = location.hash.replace(/^#/, '');
   const fromLink = decodeState(hash);
   const saved = readStorage(STORAGE_KEY);
   if (!fromLink) return { state: saved?.state ?? null, source: saved ? 'storage' : null, note: '' };
-  if (saved && saved.link === hash) return { state: saved.state, source: 'storage', note: '' };
+  if (saved && (saved.link === hash || (typeof saved.shown === 'string' && saved.shown === hash))) {
+    return { state: saved.state, source: 'storage', note: '' };
+  }
   if (fromLink.settingsOnly) {
     delete fromLink.settingsOnly;
     if (!hasText(saved?.state)) {
@@ -124,23 +128,76 @@ export function forgetPreviousState() {
   }
 }
 
+// The address is written at most every ADDRESS_INTERVAL_MS, in a task of its own: browsers
+// refuse history.replaceState past a rate (WebKit 100 calls in 10 s, Gecko and Chromium 200),
+// which typing at ten keys a second reaches, and the call took 3 ms of an edit's frame with the
+// 10 KB link of a 1,000-row list. Storage is written at once, and says which link the address
+// still shows (`shown`), so that a reload before the address follows restores the last keystroke.
+const ADDRESS_INTERVAL_MS = 250;
+let ownHash = null;  // location.hash as this page last wrote it, or took it from a link
+let waiting = null;  // the URL to write
+let timer = 0;
+let lastWrite = -Infinity;
+
+/** Takes the address as it is for the page's own: at start, and when a link arrives (hashchange). */
+export function adoptAddress() {
+  clearTimeout(timer);
+  timer = 0;
+  waiting = null;
+  ownHash = location.hash;
+}
+
+/**
+ * Whether a link arrived in the address since the page last wrote it, its hashchange not yet
+ * handled: the page then saves to storage only, and writes no address over the link.
+ */
+export function addressIsForeign() {
+  return ownHash !== null && location.hash !== ownHash;
+}
+
+/** Writes the waiting address now (before its link is copied, or the page is left). */
+export function flushAddress() {
+  clearTimeout(timer);
+  timer = 0;
+  const url = waiting;
+  waiting = null;
+  if (url === null || addressIsForeign()) return;
+  try {
+    history.replaceState(null, '', url);
+  } catch {
+    // A sandboxed frame may refuse; storage still holds the state.
+  }
+  lastWrite = performance.now();
+  ownHash = location.hash;
+}
+
+function scheduleAddress(url) {
+  waiting = url;
+  if (timer) return;
+  timer = setTimeout(flushAddress, Math.max(0, lastWrite + ADDRESS_INTERVAL_MS - performance.now()));
+}
+
 /**
  * Saves the state in storage (all of it) and in the address (all of it when short enough, else
- * the settings; with `address: false`, storage only). Returns { linked, stored }: whether the link holds the text, and whether storage
- * took it; when neither, a reload would lose the text and the page says so.
+ * the settings), the address a moment later (scheduleAddress); with `address: false`, storage
+ * only. Returns { linked, stored }: whether the link holds the text, and whether storage took it;
+ * when neither, a reload would lose the text and the page says so.
  */
 export function saveState(state, { address = true } = {}) {
   const encoded = encodeState(state);
   const linked = encoded.length <= MAX_LINK_LENGTH;
   const settings = encodeState({ ...state, ranking: '', judgments: '', working: '', second: '' });
   const link = linked ? encoded : `${settings}${settings ? '&' : ''}${SETTINGS_ONLY}=1`;
-  const stored = writeStorage(STORAGE_KEY, { state, link });
+  const shown = address ? location.hash.replace(/^#/, '') : null;
+  const stored = writeStorage(STORAGE_KEY, shown === null || shown === link ? { state, link } : { state, link, shown });
   if (!address) return { linked, stored };
-  const url = `${location.pathname}${location.search}${link ? `#${link}` : ''}`;
-  try {
-    history.replaceState(null, '', url);
-  } catch {
-    // A sandboxed frame may refuse; storage still holds the state.
+  if (shown === link) {
+    // Nothing to write; an older URL still waiting would undo this one.
+    clearTimeout(timer);
+    timer = 0;
+    waiting = null;
+  } else {
+    scheduleAddress(`${location.pathname}${location.search}${link ? `#${link}` : ''}`);
   }
   return { linked, stored };
 }

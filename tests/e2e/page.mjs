@@ -13,6 +13,18 @@ export async function openPage(page, { hash = '', search = '' } = {}) {
   return problems;
 }
 
+/**
+ * The page's link, once the address shows the last edit: the page writes the address a moment
+ * after an edit (at most four times a second), and storage at once.
+ */
+export async function pageLink(page) {
+  await page.waitForFunction(() => {
+    const saved = JSON.parse(localStorage.getItem('ndcg-calculator:state') ?? 'null');
+    return saved !== null && location.hash.slice(1) === saved.link;
+  });
+  return page.url();
+}
+
 /** A gain map as the page's gain-map box takes it: "3=7, 2=3, 1=1". */
 export const gainMapText = (gain) => Object.entries(gain).map(([g, v]) => `${g}=${v}`).join(', ');
 

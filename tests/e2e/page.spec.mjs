@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { PAGE_URL, ndcgColumn, openPage , pasteText } from './page.mjs';
+import { PAGE_URL, ndcgColumn, openPage, pageLink, pasteText } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -84,7 +84,7 @@ test('a reload keeps what was typed, and the link restores it elsewhere', async 
   await expect(page.locator('#k')).toHaveValue('2');
   await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
 
-  const link = page.url();
+  const link = await pageLink(page);
   const other = await context.browser().newContext();
   const fresh = await other.newPage();
   await fresh.goto(link);
@@ -179,7 +179,7 @@ test('tables patched through many edits read exactly like tables rendered fresh'
     headline: await page.locator('#headline').innerText(),
   };
   const fresh = await (await context.browser().newContext()).newPage();
-  await fresh.goto(page.url());
+  await fresh.goto(await pageLink(page));
   await fresh.waitForSelector('body[data-ready="true"]');
   expect(await fresh.locator('#steps').innerText()).toBe(patched.steps);
   expect(await fresh.locator('#ideal-table').innerText()).toBe(patched.ideal);
@@ -225,12 +225,69 @@ test('a ranking over 60,000 characters survives a reload, and storage is not emp
   await pasteText(page, '#ranking', long);
   await page.fill('#judgments', '');
   await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
-  expect(page.url()).toContain('only=1');
+  expect(await pageLink(page)).toContain('only=1');
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await expect(page.locator('#ranking')).toHaveValue(long);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ndcg-calculator:state')).state.ranking.length);
   expect(stored).toBe(long.length);
+});
+
+test('the address follows typing at most four times a second, and ends at the last keystroke', async ({ page }) => {
+  // Browsers refuse history.replaceState past a rate (WebKit: 100 calls in 10 s): one call a
+  // keystroke would leave the address stale after a few seconds of fast typing.
+  await page.addInitScript(() => {
+    window.addressWrites = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => { window.addressWrites++; return replace(...args); };
+  });
+  await openPage(page);
+  await page.click('#ranking');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  const before = await page.evaluate(() => window.addressWrites);
+  const started = Date.now();
+  await page.keyboard.type('abcdefghijklmnopqrstuvwxyz abcdefghijklmnopqrstuvwxyz 3');
+  const link = await pageLink(page);
+  const seconds = (Date.now() - started) / 1000;
+  const writes = await page.evaluate(() => window.addressWrites) - before;
+  expect(new URLSearchParams(new URL(link).hash.slice(1)).get('r')).toBe('abcdefghijklmnopqrstuvwxyz abcdefghijklmnopqrstuvwxyz 3');
+  expect(writes).toBeGreaterThan(0);
+  expect(writes).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
+});
+
+test('a reload before the address follows an edit restores that edit, and Copy link copies it', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (text) => { window.copied = text; } } });
+  });
+  await openPage(page);
+  await page.fill('#ranking', 'a 3\nb 1');
+  await pageLink(page);
+  // Two edits within the address's interval: the second waits to be written when the page
+  // reloads, in the same task, and storage says which link the address still shows.
+  await page.evaluate(async () => {
+    const box = document.getElementById('ranking');
+    const edit = (text) => new Promise((done) => {
+      box.value = text;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      requestAnimationFrame(() => done());
+    });
+    await edit('a 3\nb 1\nc 2');
+    await edit('a 3\nb 1\nc 2\nd 0');
+    const saved = JSON.parse(localStorage.getItem('ndcg-calculator:state'));
+    sessionStorage.setItem('waiting', String(location.hash.slice(1) !== saved.link));
+    location.reload();
+  }).catch(() => {});  // the reload ends the evaluation
+  await page.waitForSelector('body[data-ready="true"]');
+  expect(await page.evaluate(() => sessionStorage.getItem('waiting'))).toBe('true');
+  await expect(page.locator('#ranking')).toHaveValue('a 3\nb 1\nc 2\nd 0');
+  await expect(page.locator('#state-note')).toBeHidden();
+  // Copy link writes the address first: the link copied is the last edit's.
+  await page.fill('#ranking', 'a 3\nb 1\nc 2\nd 0\ne 1');
+  await page.click('#copy-link');
+  await expect(page.locator('#export-status')).toHaveText('Link copied');
+  const copied = await page.evaluate(() => window.copied);
+  expect(new URLSearchParams(new URL(copied).hash.slice(1)).get('r')).toBe('a 3\nb 1\nc 2\nd 0\ne 1');
 });
 
 test('a link with other text keeps what this browser had, one click away', async ({ page }) => {
