@@ -18,9 +18,17 @@ function marker(field, cx, cy) {
   return svg('path', { d: `M${cx},${cy - r - 1}L${cx + r + 1},${cy}L${cx},${cy + r + 1}L${cx - r - 1},${cy}Z` });
 }
 
+const SERIES = [['cg', 'CG', 'left'], ['dcg', 'DCG', 'left'], ['idcg', 'IDCG', 'left'], ['ndcg', 'NDCG (right axis)', 'right']];
+
+// What each container shows: its frame's key, and per line the values it was drawn from. An edit
+// of a long list redraws only the lines whose values changed (the ideal's seldom does), and keeps
+// the axes, labels and legend, which Chromium would otherwise lay out again as text.
+const charts = new WeakMap();
+
 export function renderChart(container, result) {
   const rows = result.rows;
   if (rows.length === 0) {
+    charts.delete(container);
     container.replaceChildren();
     return;
   }
@@ -28,17 +36,45 @@ export function renderChart(container, result) {
   if (WIDTH === undefined) return;
   const step = Math.max(1, Math.ceil(rows.length / MAX_POINTS));
   const sample = rows.filter((_, i) => i % step === 0 || i === rows.length - 1);
-  const left = niceMax(Math.max(...sample.map((r) => Math.max(r.cg, r.idcg, r.dcg))));
+  let top = 0;
+  for (const r of sample) top = Math.max(top, r.cg, r.idcg, r.dcg);
+  const left = niceMax(top);
   const n = rows.length;
   const k = result.summary.k;
   const x = (rank) => PAD.left + (n === 1 ? 0.5 : (rank - 1) / (n - 1)) * (WIDTH - PAD.left - PAD.right);
   const yLeft = (v) => HEIGHT - PAD.bottom - (v / left) * (HEIGHT - PAD.top - PAD.bottom);
   const yRight = (v) => HEIGHT - PAD.bottom - Math.min(1, Math.max(0, v)) * (HEIGHT - PAD.top - PAD.bottom);
-
+  const markers = sample.length <= MAX_MARKERS;
   const last = rows[rows.length - 1];
+  const label = `Chart over ${n} ranks, cut-off k = ${k}: at rank ${n}, CG ${formatNumber(last.cg, 2)}, DCG ${formatNumber(last.dcg, 2)}, IDCG ${formatNumber(last.idcg, 2)}, NDCG ${formatNumber(last.ndcg, 2)}.`;
+  const key = `${WIDTH}|${n}|${k}|${left}`;
+
+  let chart = charts.get(container);
+  if (chart?.key !== key || chart.root.parentNode !== container) {
+    chart = drawFrame(container, { WIDTH, n, k, left, x, label });
+    chart.key = key;
+    // x of each sampled rank, as the points attribute writes it: the same for every line.
+    chart.xs = sample.map((r) => `${x(r.rank).toFixed(1)},`);
+  } else if (chart.label !== label) {
+    chart.root.setAttribute('aria-label', label);
+  }
+  chart.label = label;
+
+  for (const line of chart.lines) {
+    const y = line.axis === 'left' ? yLeft : yRight;
+    const values = sample.map((r) => r[line.field]);
+    if (line.values !== null && line.values.length === values.length && line.values.every((v, i) => v === values[i])) continue;
+    line.values = values;
+    line.poly.setAttribute('points', values.map((v, i) => `${chart.xs[i]}${y(v).toFixed(1)}`).join(' '));
+    if (markers) line.markers.replaceChildren(...sample.map((r, i) => marker(line.field, x(r.rank), y(values[i]))));
+    else line.markers.replaceChildren();
+  }
+}
+
+/** The chart's axes, ticks, cut-off and legend, with an empty line and marker group per series. */
+function drawFrame(container, { WIDTH, n, k, left, x, label }) {
   const { root, grid } = plotFrame({
-    width: WIDTH, height: HEIGHT, pad: PAD, title: 'rank',
-    label: `Chart over ${n} ranks, cut-off k = ${k}: at rank ${n}, CG ${formatNumber(last.cg, 2)}, DCG ${formatNumber(last.dcg, 2)}, IDCG ${formatNumber(last.idcg, 2)}, NDCG ${formatNumber(last.ndcg, 2)}.`,
+    width: WIDTH, height: HEIGHT, pad: PAD, title: 'rank', label,
     left: (t) => formatNumber(left * t, 2, { trim: true }),
     right: (t) => formatNumber(t, 2),
   });
@@ -57,27 +93,24 @@ export function renderChart(container, result) {
     root.append(svg('text', { x: kx, y: PAD.top - 8, 'text-anchor': kx > WIDTH - 80 ? 'end' : 'middle', class: 'cutoff-label' }, `k = ${k}`));
   }
 
-  const series = [
-    ['cg', 'CG', yLeft], ['dcg', 'DCG', yLeft], ['idcg', 'IDCG', yLeft], ['ndcg', 'NDCG (right axis)', yRight],
-  ];
-  const markers = sample.length <= MAX_MARKERS;
+  const lines = [];
   const legend = svg('g', { class: 'legend' });
   let lx = PAD.left;
-  series.forEach(([field, name, y]) => {
-    const points = sample.map((r) => `${x(r.rank).toFixed(1)},${y(r[field]).toFixed(1)}`).join(' ');
-    root.append(svg('polyline', { points, class: `series ${field}` }));
-    if (markers) {
-      const group = svg('g', { class: `markers ${field}` });
-      for (const r of sample) group.append(marker(field, x(r.rank), y(r[field])));
-      root.append(group);
-    }
+  for (const [field, name, axis] of SERIES) {
+    const poly = svg('polyline', { points: '', class: `series ${field}` });
+    const markers = svg('g', { class: `markers ${field}` });
+    root.append(poly, markers);
+    lines.push({ field, axis, poly, markers, values: null });
     legend.append(svg('line', { x1: lx, x2: lx + 22, y1: 12, y2: 12, class: `series ${field}` }));
     const key = svg('g', { class: `markers ${field}` });
     key.append(marker(field, lx + 11, 12));
     legend.append(key);
     legend.append(svg('text', { x: lx + 27, y: 16 }, name));
     lx += 36 + name.length * 7.2;
-  });
+  }
   root.append(legend);
   container.replaceChildren(root);
+  const chart = { root, lines, key: '', label, xs: [] };
+  charts.set(container, chart);
+  return chart;
 }

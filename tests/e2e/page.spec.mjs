@@ -161,7 +161,7 @@ test('every control has a label and the tables have header cells', async ({ page
   expect(await page.locator('#steps tbody th[scope="row"]').count()).toBeGreaterThan(0);
 });
 
-test('tables patched through many edits read exactly like tables rendered fresh', async ({ page, context }) => {
+test('tables and the chart patched through many edits read exactly like those rendered fresh', async ({ page, context }) => {
   await openPage(page);
   for (const preset of ['lecture', 'slides', 'blog-exponential', 'lecture']) {
     await page.click(`button[data-preset="${preset}"]`);
@@ -173,10 +173,17 @@ test('tables patched through many edits read exactly like tables rendered fresh'
   await expect(page.locator('#steps tbody tr')).toHaveCount(16);
   // k was set last: a headline at 12 comes from an update that read every edit above.
   await expect(page.locator('#headline')).toContainText('NDCG@12');
+  // A grade edited last, with k and the number of ranks kept: the chart redraws its lines only.
+  await page.locator('#chart svg').evaluate((chart) => { chart.dataset.kept = 'yes'; });
+  await page.fill('#ranking', (await page.inputValue('#ranking')).replace('| d_5 | 3 |', '| d_5 | 1 |'));
+  await expect(page.locator('#ranking-print')).toContainText('| d_5 | 1 |');
+  await expect(page.locator('#chart svg')).toHaveAttribute('data-kept', 'yes');
+  await page.locator('#chart svg').evaluate((chart) => { delete chart.dataset.kept; });
   const patched = {
     steps: await page.locator('#steps').innerText(),
     ideal: await page.locator('#ideal-table').innerText(),
     headline: await page.locator('#headline').innerText(),
+    chart: await page.locator('#chart').innerHTML(),
   };
   const fresh = await (await context.browser().newContext()).newPage();
   await fresh.goto(await pageLink(page));
@@ -184,6 +191,7 @@ test('tables patched through many edits read exactly like tables rendered fresh'
   expect(await fresh.locator('#steps').innerText()).toBe(patched.steps);
   expect(await fresh.locator('#ideal-table').innerText()).toBe(patched.ideal);
   expect(await fresh.locator('#headline').innerText()).toBe(patched.headline);
+  expect(await fresh.locator('#chart').innerHTML()).toBe(patched.chart);
   expect(await fresh.locator('#steps math').evaluateAll((m) => m.map((x) => x.textContent)))
     .toEqual(await page.locator('#steps math').evaluateAll((m) => m.map((x) => x.textContent)));
 });
