@@ -14,13 +14,16 @@ export async function openPage(page, { hash = '', search = '' } = {}) {
 }
 
 /**
- * The page's link, once the address shows the last edit: the page writes the address a moment
- * after an edit (at most four times a second), and storage at once.
+ * The page's link, once the address shows the last edit: the page saves the boxes in the frame
+ * after an edit, in storage at once and in the address a moment later (at most four times a
+ * second).
  */
 export async function pageLink(page) {
   await page.waitForFunction(() => {
     const saved = JSON.parse(localStorage.getItem('ndcg-calculator:state') ?? 'null');
-    return saved !== null && location.hash.slice(1) === saved.link;
+    return saved !== null && location.hash.slice(1) === saved.link &&
+      saved.state.ranking === document.getElementById('ranking').value &&
+      saved.state.judgments === document.getElementById('judgments').value;
   });
   return page.url();
 }
