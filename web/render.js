@@ -3,7 +3,7 @@
 import {
   el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals,
 } from './format.js';
-import { fitColumns, patchRows, setHeader } from './table.js';
+import { fillNearFirst, fitColumns, patchRows, setHeader } from './table.js';
 
 export const ROWS_PER_PAGE = 1000;
 
@@ -143,9 +143,8 @@ export function renderSteps(table, result, d, limit) {
   const shown = Math.min(rows.length, limit);
   const patched = patchRows(table, shown, scored ? SCORED_STEP_COLUMNS : STEP_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
-  for (let i = 0; i < shown; i++) {
+  fillNearFirst(table, patched, (r, i) => {
     const row = rows[i];
-    const r = patched[i];
     const atK = row.rank === k;
     r.flag('at-k', atK);
     r.flag('tied', Boolean(row.tie));
@@ -175,8 +174,7 @@ export function renderSteps(table, result, d, limit) {
     } else {
       patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
     }
-  }
-  fitColumns(table);
+  });
   return shown;
 }
 
@@ -196,9 +194,8 @@ export function renderIdeal(table, result, d, limit) {
   const shown = Math.min(rows.length, limit);
   const patched = patchRows(table, shown, IDEAL_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
-  for (let i = 0; i < shown; i++) {
+  fillNearFirst(table, patched, (r, i) => {
     const row = rows[i];
-    const r = patched[i];
     if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
     patchDoc(r, 'idealDoc', row.idealDoc);
     if (r.working?.gain !== row.idealGain || r.working.grade !== row.idealGrade || r.working.rank !== row.rank ||
@@ -211,7 +208,7 @@ export function renderIdeal(table, result, d, limit) {
     }
     const idcg = d.slide ? row.roundedIdcg : row.idcg;
     if (!r.same('idcg', idcg, d.decimals)) r.text('idcg', formatNumber(idcg, d.decimals));
-  }
+  });
   table.tFoot?.remove();
   const beyond = result.ideal.length - rows.length;
   if (beyond > 0) {

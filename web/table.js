@@ -9,6 +9,8 @@
 // grid whose columns are measured once, from the widest cell of each, and each block of
 // BLOCK_ROWS rows (a <tbody>) is laid out only when it is near the screen (style.css). Every row
 // stays in the document: find in page, copying, printing and screen readers see all of them.
+// An edit patches the blocks near the screen in its own frame, and the others in a task after it
+// (fillNearFirst): below an edit at rank 1, every DCG and NDCG of a thousand rows changes.
 import { el } from './format.js';
 
 const bodies = new WeakMap();
@@ -104,14 +106,29 @@ class PatchedRow {
   }
 }
 
+// Whether each block of rows is near the screen (within half a screen of it), as an
+// IntersectionObserver last said; a block it has not yet reported counts as near.
+const near = new WeakMap();
+const watcher = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
+  for (const entry of entries) near.set(entry.target, entry.isIntersecting);
+}, { rootMargin: '50% 0px' });
+
+const isNear = (body) => watcher === null || near.get(body) !== false;
+
 /** The table's `k`th block of rows (its `k`th <tbody>), made when missing. */
 function block(table, k) {
   while (table.tBodies.length <= k) {
     const body = document.createElement('tbody');
     if (table.tFoot) table.tFoot.before(body);
     else table.append(body);
+    watcher?.observe(body);
   }
   return table.tBodies[k];
+}
+
+function dropBlock(body) {
+  watcher?.unobserve(body);
+  body.remove();
 }
 
 /**
@@ -126,6 +143,8 @@ export function patchRows(table, count, columns) {
   let state = bodies.get(table);
   if (!state || state.signature !== signature || state.first !== first) {
     for (const row of state?.rows ?? []) row.tr.remove();
+    // Blocks the page emptied out of the table are no longer watched.
+    for (const body of state?.blocks ?? []) if (body.parentNode !== table) watcher?.unobserve(body);
     state?.waiting?.disconnect();
     state = {
       signature,
@@ -135,12 +154,14 @@ export function patchRows(table, count, columns) {
       fitted: null,  // what fitColumns last measured
       sizer: state?.sizer ?? null,  // its hidden copy of the titles and the longest cells
       waiting: null,  // its wait for a hidden table to be shown
+      blocks: null,  // its <tbody>s when the rows were last patched
+      later: 0,  // the latest fillNearFirst's turn: an older one's rows left for later are its
     };
     bodies.set(table, state);
   }
   const { rows } = state;
   while (rows.length > count) rows.pop().tr.remove();
-  for (let k = table.tBodies.length - 1; k >= Math.max(1, Math.ceil(count / BLOCK_ROWS)); k--) table.tBodies[k].remove();
+  for (let k = table.tBodies.length - 1; k >= Math.max(1, Math.ceil(count / BLOCK_ROWS)); k--) dropBlock(table.tBodies[k]);
   while (rows.length < count) {
     const cells = {};
     const list = columns.map(({ field, className = '' }, c) => {
@@ -155,7 +176,51 @@ export function patchRows(table, count, columns) {
     block(table, Math.floor(rows.length / BLOCK_ROWS)).append(tr);
     rows.push(new PatchedRow(tr, cells, state.slots, columns.length));
   }
+  state.blocks = [...table.tBodies];
   return rows;
+}
+
+// Tables with rows left for after the frame, and how to fill them: printing fills them first.
+const unfilled = new Map();
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeprint', () => {
+    for (const finish of [...unfilled.values()]) finish();
+  });
+}
+
+/**
+ * Fills `rows` (what patchRows returned for `table`) with `fill(row, i)`: now, the rows of a short
+ * table and those of the blocks near the screen; in a task after the next frame, the others,
+ * unless a newer call for the table comes first (it fills them itself). Then fits the columns.
+ * Rows left for later show what they showed for at most that frame, off the screen.
+ */
+export function fillNearFirst(table, rows, fill) {
+  const state = bodies.get(table);
+  const turn = state.later + 1;
+  state.later = turn;
+  unfilled.delete(table);
+  const later = [];
+  for (let from = 0; from < rows.length; from += BLOCK_ROWS) {
+    const to = Math.min(rows.length, from + BLOCK_ROWS);
+    if (rows.length > LONG_ROWS && !isNear(rows[from].tr.parentNode)) {
+      later.push(from);
+      continue;
+    }
+    for (let i = from; i < to; i++) fill(rows[i], i);
+  }
+  fitColumns(table);
+  if (later.length === 0) return;
+  const finish = () => {
+    unfilled.delete(table);
+    if (state.later !== turn || bodies.get(table) !== state) return;
+    state.later += 1;
+    for (const from of later) {
+      for (let i = from; i < Math.min(rows.length, from + BLOCK_ROWS); i++) fill(rows[i], i);
+    }
+    fitColumns(table);
+  };
+  unfilled.set(table, finish);
+  afterFrame().then(finish);
 }
 
 /** Resolves in a task of its own, after the next frame is drawn. */

@@ -389,6 +389,41 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
   expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
 });
 
+test('an edit of a long ranking shows in the rows on screen at once, in the rest right after, as a fresh page shows them', async ({ page, context }) => {
+  await openPage(page);
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await page.locator('#steps tbody tr >> nth=599').scrollIntoViewIfNeeded();
+  // An edit at rank 1 changes every DCG and NDCG below it.
+  const seen = await page.evaluate(async () => {
+    // The page learns what is on screen after a frame, as a person scrolls before typing.
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const rows = document.querySelectorAll('#steps tbody tr');
+    const dcg = (rank) => rows[rank - 1].querySelector('[data-field=dcg]').textContent;
+    const before = { near: dcg(600), far: dcg(2) };
+    const box = document.getElementById('ranking');
+    box.value = box.value.replace('doc-0\n', 'doc-3000\n');
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    // After the page's update, in the frame that shows it.
+    const inFrame = await new Promise((done) => requestAnimationFrame(() => done({ near: dcg(600), far: dcg(2) })));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))));
+    return { before, inFrame, after: { near: dcg(600), far: dcg(2) } };
+  });
+  expect(seen.inFrame.near).not.toBe(seen.before.near);
+  expect(seen.after.near).toBe(seen.inFrame.near);
+  expect(seen.after.far).not.toBe(seen.before.far);
+  const fresh = await (await context.browser().newContext()).newPage();
+  await fresh.goto(await pageLink(page));
+  await fresh.waitForSelector('body[data-ready="true"]');
+  await expect(fresh.locator('#steps tbody tr')).toHaveCount(1000);
+  for (const table of ['#steps', '#ideal-table']) {
+    expect(await fresh.locator(table).evaluate((t) => t.tBodies.length)).toBe(20);
+    expect(await fresh.locator(`${table} tbody`).evaluateAll((b) => b.map((x) => x.textContent)))
+      .toEqual(await page.locator(`${table} tbody`).evaluateAll((b) => b.map((x) => x.textContent)));
+  }
+});
+
 test('a long table first drawn in a hidden tab is laid out in blocks once the tab is shown', async ({ page }) => {
   await openPage(page);
   await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
