@@ -1,6 +1,6 @@
 // Check my working: the person's own values (calc.checkWorking) beside the calculation's, each
 // value marked, and what the differences come from. The core compares; this module shows.
-import { el, formatNumber } from './format.js';
+import { el, formatNumber, replaceIfChanged } from './format.js';
 import { renderDiagnostics, selectLine } from './render.js';
 import { patchRows, setHeader } from './table.js';
 
@@ -17,7 +17,7 @@ export function renderCheck(calc, request, state, d) {
   const working = state.working ?? '';
   if (working.trim() === '') {
     renderDiagnostics($('working-diagnostics'), []);
-    result.replaceChildren();
+    replaceIfChanged(result);
     return;
   }
   const r = calc.checkWorking({ ...request, working, quantity: state.workingQuantity ?? '' });
@@ -49,7 +49,7 @@ export function renderCheck(calc, request, state, d) {
     });
     return el('div', { className: 'working-column', 'data-quantity': column.quantity }, heading, findings, wrap);
   });
-  result.replaceChildren(...blocks);
+  replaceIfChanged(result, ...blocks);
 }
 
 const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? '' : '.'}`;

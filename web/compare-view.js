@@ -1,7 +1,7 @@
 // Why tools disagree: the ranking under every library's conventions side by side
 // (calc.compareConventions), a chart of NDCG@k per library, and for two of them each option
 // that differs with how far it alone moves NDCG@k. The core computes every number.
-import { el, formatNumber } from './format.js';
+import { el, formatNumber, replaceIfChanged } from './format.js';
 import { drawingWidth, plotFrame, svg } from './svg.js';
 import { patchRows, setHeader } from './table.js';
 
@@ -77,7 +77,7 @@ function renderEffects(r, d) {
   const to = r.presets.find((p) => p.preset === second);
   const list = $('compare-effects');
   if (first === second) {
-    list.replaceChildren(el('li', { className: 'none' }, 'Choose two different libraries.'));
+    replaceIfChanged(list, el('li', { className: 'none' }, 'Choose two different libraries.'));
     return;
   }
   const items = [el('li', {}, `${labelOf(first)} gives NDCG@${from.k} = ${formatNumber(from.ndcgAtK, d.ndcgDecimals)}, ${labelOf(second)} gives ${formatNumber(to.ndcgAtK, d.ndcgDecimals)}. `,
@@ -90,7 +90,7 @@ function renderEffects(r, d) {
         : moved ? el('span', { className: 'change' }, `NDCG@${from.k} ${formatNumber(from.ndcgAtK, d.ndcgDecimals)} → ${formatNumber(e.ndcgAtK, d.ndcgDecimals)} (${e.change > 0 ? '+' : '−'}${formatNumber(Math.abs(e.change), Math.max(4, d.ndcgDecimals))})`)
           : el('span', { className: 'none' }, 'no effect on this input')));
   }
-  list.replaceChildren(...items);
+  replaceIfChanged(list, ...items);
 }
 
 const BAR_HEIGHT = 26;
@@ -120,5 +120,5 @@ function renderBars(container, rows, k, d) {
     root.append(svg('rect', { x: pad.left, y: y + 4, width: w, height: BAR_HEIGHT - 8, class: i === 0 ? 'bar as-set' : 'bar' }));
     root.append(svg('text', { x: pad.left + w + 6, y: y + BAR_HEIGHT / 2 + 4 }, formatNumber(row.ndcgAtK, d.ndcgDecimals)));
   });
-  container.replaceChildren(root);
+  replaceIfChanged(container, root);
 }

@@ -51,6 +51,25 @@ export function mathBlock(label, display, ...children) {
   return node;
 }
 
+/**
+ * Gives `node` these children (nodes or text), unless it holds equal ones already (isEqualNode:
+ * the same tags, attributes and text): a part of the page that an edit leaves as it was is not
+ * laid out again, nor a button under the pointer replaced between mousedown and mouseup. The
+ * nodes kept are the old ones, with their listeners, which were made for what they show.
+ */
+export function replaceIfChanged(node, ...children) {
+  const nodes = children.map((child) => (typeof child === 'string' ? document.createTextNode(child) : child));
+  const old = node.childNodes;
+  if (old.length === nodes.length && nodes.every((child, i) => child.isEqualNode(old[i]))) return false;
+  node.replaceChildren(...nodes);
+  return true;
+}
+
+/** Sets `node`'s text, unless it is that text already (a text set again is laid out again). */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** Creates an element with text (never HTML) and attributes. */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);

@@ -4,7 +4,7 @@ import { renderChart } from './chart.js';
 import { renderCheck } from './check-view.js';
 import { renderCompare, setUpCompare } from './compare-view.js';
 import { EXPORTS, downloadText } from './export.js';
-import { el } from './format.js';
+import { el, setText } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import { renderSecond } from './second-list.js';
 import {
@@ -95,9 +95,9 @@ function syncLibrary() {
   const shown = matches.find((p) => p.name === chosenLibrary) ?? matches[0];
   select.value = shown?.name ?? '';
   const others = matches.filter((p) => p !== shown).map((p) => p.label);
-  $('library-citation').textContent = shown
+  setText($('library-citation'), shown
     ? `Defined as in ${shown.citation}.${others.length > 0 ? ` ${others.join(' and ')} ${others.length === 1 ? 'computes' : 'compute'} it the same way.` : ''}`
-    : '';
+    : '');
 }
 
 function setUpLibraries() {
@@ -299,8 +299,8 @@ function update() {
   document.body.dataset.state = empty ? 'empty' : result.ok ? 'ok' : 'error';
   showDiagnostics(result.ok ? [] : result.errors, empty ? [] : result.warnings);
   showContext(state, empty ? { ok: true, rows: [], warnings: [] } : result);
-  $('ranking-print').textContent = state.ranking;
-  $('judgments-print').textContent = state.judgments;
+  setText($('ranking-print'), state.ranking);
+  setText($('judgments-print'), state.judgments);
   if (empty) {
     lastGood = null;
     showEmpty();

@@ -1,7 +1,7 @@
 // Renders an explanation from the core: headline, formulas, step table, ideal table, warnings.
 // It formats numbers the core computed; it computes none.
 import {
-  el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals,
+  el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged,
 } from './format.js';
 import { fillNearFirst, fitColumns, patchRows, setHeader } from './table.js';
 
@@ -227,7 +227,7 @@ export function renderHeadline(node, result, d, ids = '') {
   const idcg = d.slide ? summary.roundedIdcgAtK : summary.idcgAtK;
   const main = formatNumber(d.slide ? summary.roundedNdcgAtK : summary.ndcgAtK, d.ndcgDecimals);
   const relevant = summary.judgedRelevant;
-  node.replaceChildren(
+  replaceIfChanged(node,
     el('p', { className: 'headline-value' },
       el('span', { className: 'metric' }, `NDCG@${k}`), ' = ', el('output', { id: `${ids}ndcg-at-k` }, main)),
     el('p', { className: 'headline-working' },
@@ -268,7 +268,7 @@ export function renderFormulas(node, d, settings) {
   const idealText = settings.ideal === 'ranking'
     ? 'IDCG is the DCG of the ranked list re-sorted best first.'
     : 'IDCG is the DCG of all judged documents sorted best first (padded with zeros).';
-  node.replaceChildren(
+  replaceIfChanged(node,
     el('div', { className: 'formula-row' }, gainLine, dcgLine, ndcgLine),
     el('p', { className: 'formula-note' }, idealText,
       d.jk ? ` Ranks below ${formatNumber(d.base, 6, { trim: true })} are not discounted.` : '',
@@ -285,7 +285,7 @@ export function selectLine(textarea, line) {
 }
 
 export function renderDiagnostics(list, diagnostics, onSelect) {
-  list.replaceChildren(...diagnostics.map((d) => {
+  replaceIfChanged(list, ...diagnostics.map((d) => {
     const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
     const item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
     if (d.line > 0 && onSelect) {

@@ -11,7 +11,7 @@
 // stays in the document: find in page, copying, printing and screen readers see all of them.
 // An edit patches the blocks near the screen in its own frame, and the others in a task after it
 // (fillNearFirst): below an edit at rank 1, every DCG and NDCG of a thousand rows changes.
-import { el } from './format.js';
+import { el, replaceIfChanged } from './format.js';
 
 const bodies = new WeakMap();
 const BLOCK_ROWS = 50;
@@ -343,7 +343,7 @@ export function setHeader(table, caption, titles) {
     table.tHead.dataset.key = key;
     table.tHead.replaceChildren(el('tr', {}, ...titles.map(([text, title]) => el('th', { scope: 'col', title }, text))));
   }
-  table.caption.replaceChildren(...caption);
+  replaceIfChanged(table.caption, ...caption);
   const wrap = table.parentElement?.classList.contains('table-wrap') ? table.parentElement : null;
   if (!wrap) return;
   let title = document.getElementById(`${table.id}-title`);
@@ -352,7 +352,7 @@ export function setHeader(table, caption, titles) {
     const hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
     (hint ?? wrap).before(title);
   }
-  title.replaceChildren(...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
+  replaceIfChanged(title, ...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
   table.caption.classList.add('visually-hidden');
 }
 

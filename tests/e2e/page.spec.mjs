@@ -424,6 +424,27 @@ test('an edit of a long ranking shows in the rows on screen at once, in the rest
   }
 });
 
+test('an update that changes nothing shown replaces no part of the page', async ({ page }) => {
+  await openPage(page);
+  await page.click('button[data-preset="lecture"]');
+  await expect(page.locator('#ndcg-at-k')).toHaveText('0.2868');
+  // An input event with the text unchanged (a key that moved the caret): the headline, formulas,
+  // notes, captions and tables stay the nodes they were, and nothing is laid out again.
+  const changed = await page.evaluate(async () => {
+    await new Promise((done) => setTimeout(done, 200));
+    const seen = [];
+    const observer = new MutationObserver((list) => {
+      for (const m of list) seen.push(`${m.type} ${m.target.id || m.target.parentElement?.id || m.target.nodeName}`);
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    document.getElementById('ranking').dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))));
+    observer.disconnect();
+    return seen;
+  });
+  expect(changed).toEqual([]);
+});
+
 test('a long table first drawn in a hidden tab is laid out in blocks once the tab is shown', async ({ page }) => {
   await openPage(page);
   await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
