@@ -155,10 +155,17 @@ export function renderSteps(table, result, d, limit) {
     // The working of a rank changes only with its gain or the conventions: below an edit, most
     // rows keep theirs, and their text is not even rebuilt.
     const shared = row.tie && row.gain !== row.ownGain;
-    const w = r.working;
-    if (shared || w?.gain !== row.gain || w.repeated !== row.repeated || w.grade !== row.grade ||
+    // Kept in one object per row, changed in place: a new object per changed row was garbage
+    // on every edit at rank 1, and V8 recompiled this code when it began to keep them.
+    const w = r.working ??= { gain: NaN, repeated: false, grade: NaN, rank: 0, style: '', shared: false };
+    if (shared || w.gain !== row.gain || w.repeated !== row.repeated || w.grade !== row.grade ||
         w.rank !== row.rank || w.style !== style || w.shared) {
-      r.working = { gain: row.gain, repeated: row.repeated, grade: row.grade, rank: row.rank, style, shared };
+      w.gain = row.gain;
+      w.repeated = row.repeated;
+      w.grade = row.grade;
+      w.rank = row.rank;
+      w.style = style;
+      w.shared = shared;
       r.text('gain', row.repeated ? '0 (repeat)' : shared ? sharedGainText(rows, row, d) : gainText(row.grade, row.gain, d));
       r.text('discount', discountText(row.rank, row.discount, d));
       r.text('term', termText(row.gain, row.discount, row.term, row.rank, d));
@@ -198,9 +205,12 @@ export function renderIdeal(table, result, d, limit) {
     const row = rows[i];
     if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
     patchDoc(r, 'idealDoc', row.idealDoc);
-    if (r.working?.gain !== row.idealGain || r.working.grade !== row.idealGrade || r.working.rank !== row.rank ||
-        r.working.style !== style) {
-      r.working = { gain: row.idealGain, grade: row.idealGrade, rank: row.rank, style };
+    const w = r.working ??= { gain: NaN, grade: NaN, rank: 0, style: '' };
+    if (w.gain !== row.idealGain || w.grade !== row.idealGrade || w.rank !== row.rank || w.style !== style) {
+      w.gain = row.idealGain;
+      w.grade = row.idealGrade;
+      w.rank = row.rank;
+      w.style = style;
       r.text('idealGrade', formatGrade(row.idealGrade));
       r.text('idealGain', gainText(row.idealGrade, row.idealGain, d));
       r.text('discount', discountText(row.rank, row.discount, d));

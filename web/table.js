@@ -265,6 +265,20 @@ export function drawRows(table, count, columns, fill) {
 }
 
 /**
+ * The row with the longest text in each of the `n` slots. A function of its own: V8 optimises a
+ * long loop while it runs, and code after the loop, optimised before it first ran, sent each
+ * later call of the function around it back to the interpreter.
+ */
+function widestRows(rows, n) {
+  const widest = new Array(n).fill(0);
+  for (let i = 0; i < rows.length; i++) {
+    const lengths = rows[i].lengths;
+    for (let c = 0; c < n; c++) if (lengths[c] > rows[widest[c]].lengths[c]) widest[c] = i;
+  }
+  return widest;
+}
+
+/**
  * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as
  * blocks of grid rows (see the top of this file), after its rows are patched. Each column is as
  * wide as the wider of its title and its longest cell, measured in a hidden copy of the two laid
@@ -281,11 +295,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     return;
   }
   const n = rows[0].lengths.length;
-  const widest = new Array(n).fill(0);
-  for (let i = 0; i < rows.length; i++) {
-    const lengths = rows[i].lengths;
-    for (let c = 0; c < n; c++) if (lengths[c] > rows[widest[c]].lengths[c]) widest[c] = i;
-  }
+  const widest = widestRows(rows, n);
   const titles = table.tHead.dataset.key;
   const fitted = state.fitted?.titles === titles ? state.fitted : null;
   if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) return;
