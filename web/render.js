@@ -294,7 +294,14 @@ export function selectLine(textarea, line) {
   textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
 }
 
+const shownDiagnostics = new WeakMap();  // list -> the diagnostics it shows, as one string
+
 export function renderDiagnostics(list, diagnostics, onSelect) {
+  // Compared as data first: the notes of a long list (701 documents without a judgment, …) are
+  // the same from one keystroke to the next, and building their elements took 0.4 ms.
+  const key = `${Boolean(onSelect)}\u0001${diagnostics.map((d) => `${d.kind}\u0000${d.line}\u0000${d.column}\u0000${d.message}`).join('\u0001')}`;
+  if (shownDiagnostics.get(list) === key && list.childNodes.length === diagnostics.length) return;
+  shownDiagnostics.set(list, key);
   replaceIfChanged(list, ...diagnostics.map((d) => {
     const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
     const item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
