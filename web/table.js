@@ -188,6 +188,11 @@ if (typeof window !== 'undefined') {
   });
 }
 
+/** Fills now the rows fillNearFirst left for after the frame: for a table about to be scrolled to. */
+export function fillAll(table) {
+  unfilled.get(table)?.();
+}
+
 /**
  * Fills `rows` (what patchRows returned for `table`) with `fill(row, i)`: now, the rows of a short
  * table and those of the blocks near the screen; in a task after the next frame, the others,

@@ -7,7 +7,7 @@ import { csvRow, downloadText } from './export.js';
 import { el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
-import { afterFrame, drawRows, setSortHeader } from './table.js';
+import { afterFrame, drawRows, fillAll, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
@@ -677,6 +677,10 @@ async function explainQuery(query) {
 function showExplanationRows(e, shown) {
   renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);
   renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, shown);
+  // The panel is focused, and so scrolled to, right after: its rows cannot wait for the frame
+  // (the previous query's would show in it).
+  fillAll($('trec-explain-steps'));
+  fillAll($('trec-explain-ideal'));
   const more = $('trec-explain-more');
   more.hidden = e.rows.length <= shown;
   more.textContent = `Show all ${e.rows.length} ranks`;

@@ -43,6 +43,37 @@ test('a click on a query opens its step-by-step tables, ending in its ndcg', asy
   await expect(page.locator('#trec-explain-steps tbody tr').first().locator('.doc-id')).toHaveText('zz');
 });
 
+test('a second query\'s long step table is all its own when its panel is shown', async ({ page }) => {
+  await openTrec(page);
+  // Two queries of 200 documents each, with ids of their own.
+  const run = ['q1', 'q2'].flatMap((q) => Array.from({ length: 200 }, (_, i) => `${q} Q0 ${q}-d${i} ${i + 1} ${200 - i} tag`)).join('\n');
+  const qrels = ['q1', 'q2'].flatMap((q) => Array.from({ length: 50 }, (_, i) => `${q} 0 ${q}-d${i * 4} ${1 + (i % 3)}`)).join('\n');
+  await pasteText(page, '#qrels-text', qrels);
+  await pasteText(page, '#run-text', run);
+  await page.click('#trec-evaluate');
+  await page.click('button[data-query="q1"]');
+  await expect(page.locator('#trec-explain-heading')).toContainText('Query q1');
+  await page.click('#trec-explain-more');
+  await expect(page.locator('#trec-explain-steps tbody tr')).toHaveCount(200);
+  // Scrolled away from the panel, so that its blocks of rows are off the screen; then the other
+  // query. When its heading changes, every row of the table is already that query's.
+  const stale = await page.evaluate(async () => {
+    window.scrollTo(0, 0);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const heading = document.getElementById('trec-explain-heading');
+    const seen = new Promise((done) => {
+      new MutationObserver((_, observer) => {
+        if (!heading.textContent.includes('q2')) return;
+        observer.disconnect();
+        done([...document.querySelectorAll('#trec-explain-steps tbody .doc-id')].map((d) => d.textContent).filter((id) => !id.startsWith('q2-')));
+      }).observe(heading, { childList: true, characterData: true, subtree: true });
+    });
+    document.querySelector('button[data-query="q2"]').click();
+    return seen;
+  });
+  expect(stale).toEqual([]);
+});
+
 test('sorting the per-query table by a measure', async ({ page }) => {
   await openTrec(page);
   await page.setInputFiles('#qrels-file', `${TREC}/basic.qrels`);
