@@ -323,9 +323,10 @@ function update() {
     $(id).disabled = !result.ok || empty;
     $(id).title = result.ok ? '' : 'Fix the errors in the input first: the table shown is the last result that worked';
   }
-  // Saved at once, not debounced: a reload right after a keystroke must restore that keystroke.
-  // A link that arrived since the address was last written (its hashchange not yet handled)
-  // keeps the address: the update saves to storage only, and the hashchange handler reads it.
+  // Saved to storage at once, not debounced: a reload right after a keystroke must restore that
+  // keystroke (the address follows a moment later; see saveState). A link that arrived since the
+  // address was last written (its hashchange not yet handled) keeps the address: the update
+  // saves to storage only, and the hashchange handler reads it.
   const { linked, stored } = saveState(state, { address: !addressIsForeign() });
   $('copy-link').title = linked ? 'Copy a link that restores this page' : 'The input is too long for a link; the link keeps the settings, and this browser keeps the text';
   showStorageWarning(!linked && !stored);

@@ -216,7 +216,8 @@ export function fillNearFirst(table, rows, fill) {
   fitColumns(table);
   if (later.length === 0) return;
   const finish = () => {
-    unfilled.delete(table);
+    // A newer call's rows may be waiting by now: only this call's entry goes.
+    if (unfilled.get(table) === finish) unfilled.delete(table);
     if (state.later !== turn || bodies.get(table) !== state) return;
     state.later += 1;
     for (const from of later) {

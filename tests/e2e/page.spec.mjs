@@ -424,6 +424,37 @@ test('an edit of a long ranking shows in the rows on screen at once, in the rest
   }
 });
 
+test('printing right after two quick edits of a long ranking prints every row of the second', async ({ page }) => {
+  await openPage(page);
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  const [printed, settled] = await page.evaluate(async () => {
+    window.scrollTo(0, 0);
+    const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    await frame();
+    await frame();
+    const box = document.getElementById('ranking');
+    const edit = (from, to) => {
+      box.value = box.value.replace(from, to);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    const text = () => [...document.querySelectorAll('#steps tbody, #ideal-table tbody')].map((b) => b.textContent).join('\n');
+    // The second edit's update runs in the frame where the first one's rows left for later are
+    // filled; printing comes before the second one's are.
+    edit('doc-0\n', 'doc-3000\n');
+    await new Promise((done) => requestAnimationFrame(done));
+    edit('doc-1\n', 'doc-3001\n');
+    await frame();
+    window.dispatchEvent(new Event('beforeprint'));
+    const atPrint = text();
+    await frame();
+    await frame();
+    return [atPrint, text()];
+  });
+  expect(printed).toBe(settled);
+});
+
 test('an update that changes nothing shown replaces no part of the page', async ({ page }) => {
   await openPage(page);
   await page.click('button[data-preset="lecture"]');
