@@ -51,14 +51,13 @@ export function renderChart(container, result) {
 
   let chart = charts.get(container);
   if (chart?.key !== key || chart.root.parentNode !== container) {
-    chart = drawFrame(container, { WIDTH, n, k, left, x, label });
-    chart.key = key;
     // x of each sampled rank, as the points attribute writes it: the same for every line.
-    chart.xs = sample.map((r) => `${x(r.rank).toFixed(1)},`);
+    chart = { ...drawFrame(container, { WIDTH, n, k, left, x, label }), key, label, xs: sample.map((r) => `${x(r.rank).toFixed(1)},`) };
+    charts.set(container, chart);
   } else if (chart.label !== label) {
     chart.root.setAttribute('aria-label', label);
+    chart.label = label;
   }
-  chart.label = label;
 
   for (const line of chart.lines) {
     const y = line.axis === 'left' ? yLeft : yRight;
@@ -71,7 +70,10 @@ export function renderChart(container, result) {
   }
 }
 
-/** The chart's axes, ticks, cut-off and legend, with an empty line and marker group per series. */
+/**
+ * Draws the chart's axes, ticks, cut-off and legend into `container`, with an empty line and
+ * marker group per series; returns { root, lines }.
+ */
 function drawFrame(container, { WIDTH, n, k, left, x, label }) {
   const { root, grid } = plotFrame({
     width: WIDTH, height: HEIGHT, pad: PAD, title: 'rank', label,
@@ -110,7 +112,5 @@ function drawFrame(container, { WIDTH, n, k, left, x, label }) {
   }
   root.append(legend);
   container.replaceChildren(root);
-  const chart = { root, lines, key: '', label, xs: [] };
-  charts.set(container, chart);
-  return chart;
+  return { root, lines };
 }

@@ -3,7 +3,7 @@
 import {
   el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged,
 } from './format.js';
-import { fillNearFirst, fitColumns, patchRows, setHeader } from './table.js';
+import { fillNearFirst, patchRows, setHeader } from './table.js';
 
 export const ROWS_PER_PAGE = 1000;
 
@@ -225,7 +225,6 @@ export function renderIdeal(table, result, d, limit) {
     table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_COLUMNS.length },
       `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${rows.length}.`))));
   }
-  fitColumns(table);
 }
 
 /** The headline; `ids` prefixes its element ids, so that two headlines on one page stay apart. */

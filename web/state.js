@@ -139,11 +139,18 @@ let waiting = null;  // the URL to write
 let timer = 0;
 let lastWrite = -Infinity;
 
-/** Takes the address as it is for the page's own: at start, and when a link arrives (hashchange). */
-export function adoptAddress() {
+/** The URL waiting to be written, or null; it waits no longer. */
+function takeWaiting() {
   clearTimeout(timer);
   timer = 0;
+  const url = waiting;
   waiting = null;
+  return url;
+}
+
+/** Takes the address as it is for the page's own: at start, and when a link arrives (hashchange). */
+export function adoptAddress() {
+  takeWaiting();
   ownHash = location.hash;
 }
 
@@ -157,10 +164,7 @@ export function addressIsForeign() {
 
 /** Writes the waiting address now (before its link is copied, or the page is left). */
 export function flushAddress() {
-  clearTimeout(timer);
-  timer = 0;
-  const url = waiting;
-  waiting = null;
+  const url = takeWaiting();
   if (url === null || addressIsForeign()) return;
   try {
     history.replaceState(null, '', url);
@@ -193,9 +197,7 @@ export function saveState(state, { address = true } = {}) {
   if (!address) return { linked, stored };
   if (shown === link) {
     // Nothing to write; an older URL still waiting would undo this one.
-    clearTimeout(timer);
-    timer = 0;
-    waiting = null;
+    takeWaiting();
   } else {
     scheduleAddress(`${location.pathname}${location.search}${link ? `#${link}` : ''}`);
   }
