@@ -6,6 +6,13 @@ import { PAGE_URL, ndcgColumn, openPage, pageLink, pasteText } from './page.mjs'
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
 
+/** 1,000 ranked documents, 300 of them judged: the step table is laid out in blocks. */
+async function enterLongRanking(page) {
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+}
+
 test('the lecture example shows NDCG@10 = 0.2868 with 15 rows, and the slide row when rounded like the slide', async ({ page }) => {
   await openPage(page);
   await page.click('button[data-preset="lecture"]');
@@ -351,9 +358,7 @@ test('a shared link with 400 KB of set notation in #j= opens, without freezing t
 
 test('a long ranking is laid out a block of rows at a time, its columns lined up with their titles; on paper it is a table', async ({ page }) => {
   await openPage(page);
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
-  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
-  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await enterLongRanking(page);
   await expect(page.locator('#steps')).toHaveClass(/\blong\b/);
   expect(await page.locator('#steps tbody').count()).toBe(20);
   const columns = (selector) => page.locator(selector).evaluate((tr) => {
@@ -391,9 +396,7 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
 
 test('an edit of a long ranking shows in the rows on screen at once, in the rest right after, as a fresh page shows them', async ({ page, context }) => {
   await openPage(page);
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
-  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
-  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await enterLongRanking(page);
   await page.locator('#steps tbody tr >> nth=599').scrollIntoViewIfNeeded();
   // An edit at rank 1 changes every DCG and NDCG below it.
   const seen = await page.evaluate(async () => {
@@ -426,9 +429,7 @@ test('an edit of a long ranking shows in the rows on screen at once, in the rest
 
 test('printing right after two quick edits of a long ranking prints every row of the second', async ({ page }) => {
   await openPage(page);
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
-  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
-  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await enterLongRanking(page);
   const [printed, settled] = await page.evaluate(async () => {
     window.scrollTo(0, 0);
     const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
@@ -478,9 +479,7 @@ test('an update that changes nothing shown replaces no part of the page', async 
 
 test('a long table first drawn in a hidden tab is laid out in blocks once the tab is shown', async ({ page }) => {
   await openPage(page);
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
-  await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
-  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+  await enterLongRanking(page);
   await page.click('#tab-trec');
   // Reopened on the TREC tab, the list's tables are drawn while hidden: in blocks (so that
   // showing them lays out only the rows in view), with nothing to measure their columns by.
