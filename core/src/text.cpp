@@ -329,6 +329,12 @@ std::size_t LineSplitter::line_end(std::string_view chunk, std::size_t from) {
 }
 
 std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
+  double value = 0;
+  if (!parse_decimal(text, value, out_of_range)) return std::nullopt;
+  return value;
+}
+
+bool parse_decimal(std::string_view text, double& out, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19
   // digits and no exponent, a whole number m up to 2^53 and k <= 22 decimals. Both m and 10^k
@@ -352,7 +358,8 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
     }
     if (p == end && digits > 0 && m <= (std::uint64_t{1} << 53)) {
       const double value = static_cast<double>(m) / kPow10[decimals];
-      return negative ? -value : value;
+      out = negative ? -value : value;
+      return true;
     }
   }
   // The grammar: [+-] digits [. digits] [(e|E) [+-] digits], with a digit before or after the
@@ -360,17 +367,18 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
   // locale; a digit or a point after the sign keeps out its "inf" and "nan", and it reads no '+'.
   std::size_t i = 0;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-  if (i == text.size() || !(is_digit(text[i]) || text[i] == '.')) return std::nullopt;
+  if (i == text.size() || !(is_digit(text[i]) || text[i] == '.')) return false;
   const char* first = text.data() + (text.front() == '+' ? 1 : 0);
   const char* last = text.data() + text.size();
   double value = 0;
   const auto read = fast_float::from_chars(first, last, value);
-  if (read.ec != std::errc() || read.ptr != last) return std::nullopt;
+  if (read.ec != std::errc() || read.ptr != last) return false;
   if (!std::isfinite(value)) {
     if (out_of_range != nullptr) *out_of_range = true;
-    return std::nullopt;
+    return false;
   }
-  return value;
+  out = value;
+  return true;
 }
 
 std::string normalise_doc_id(std::string_view text) {

@@ -748,10 +748,10 @@ bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
   const Field f[6] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
                       fields.field(text, 3), fields.field(text, 4), fields.field(text, 5)};
   if (f[2].text.size() > kMaxDocIdBytes) return false;
-  const auto score = parse_decimal(f[4].text);
-  if (!score) return false;
+  double score = 0;
+  if (!parse_decimal(f[4].text, score)) return false;
   const std::uint32_t column = fields.high ? column_of(text, f[2].offset) : f[2].offset + 1;
-  accept(f, *score, column, number);
+  accept(f, score, column, number);
   return true;
 }
 
