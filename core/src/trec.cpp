@@ -1006,8 +1006,13 @@ void Session::finish_qrels() {
   start_run(false);
 }
 
+void Session::share_qrels(const Session& first) {
+  shared_qrels_ = &first.qrels();
+  start_run(false);
+}
+
 void Session::start_run(bool buffer_all) {
-  evaluator_ = std::make_unique<Evaluator>(qrels_, options_);
+  evaluator_ = std::make_unique<Evaluator>(qrels(), options_);
   run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
   if (options_.query_spans) run_->record_spans();
   if (first_line_ > 0) run_->continue_from_line(first_line_, first_byte_);
@@ -1027,7 +1032,7 @@ bool Session::finish_run() {
 Evaluation Session::result() {
   Evaluation e = evaluator_->finish(*run_);
   if (options_.query_spans) {
-    if (const std::vector<QuerySpan>* spans = qrels_.spans()) e.qrels_spans = *spans;
+    if (const std::vector<QuerySpan>* spans = qrels().spans()) e.qrels_spans = *spans;
     if (const std::vector<QuerySpan>* spans = run_->spans()) e.run_spans = *spans;
   }
   return e;

@@ -267,28 +267,38 @@ int print(const ndcg::cli::Report& report) {
 
 // A comparison's runs, evaluated (inputs[1..] into evaluations[0..]): by threads side by side
 // when every file is a regular one and there are two runs or more and two cores or more (one
-// thread per core and one more, each with a session of its own that reads the qrels, taking the
-// largest run left), else here in turn with the qrels read once. Returns the index of the first
-// input (in file order) that could not be read and its error, or inputs.size().
+// thread per core and one more, each with a session of its own, taking the largest run left),
+// else here in turn; the qrels are read once either way, and the threads share them. Returns
+// the index of the first input (in file order) that could not be read and its error, or
+// inputs.size().
 std::size_t evaluate_runs(std::vector<Input>& inputs, const ndcg::trec::EvalOptions& options,
                           const std::vector<std::string>& files, Progress& progress,
                           std::vector<ndcg::trec::Evaluation>& evaluations, std::string& error) {
   const std::size_t runs = inputs.size() - 1;
   evaluations.assign(runs, {});
   std::vector<std::string> errors(inputs.size());
-  // Reads the qrels into `session`, then the runs that `next` gives (input indexes), one after
-  // another; stops at the first input it cannot read.
-  const auto work = [&](auto&& next, Input& qrels) {
-    ndcg::trec::Session session(options);
-    std::string qrels_error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
+  // Reads the qrels into `session`; false when they cannot be read.
+  const auto read_qrels = [&](ndcg::trec::Session& session) {
+    std::string qrels_error = inputs[0].read([&](std::string_view chunk, std::uint64_t bytes) {
       session.feed_qrels(chunk);
-      progress.update("qrels", bytes, qrels.size());
+      progress.update("qrels", bytes, inputs[0].size());
     });
     if (!qrels_error.empty()) {
       errors[0] = std::move(qrels_error);
-      return;
+      return false;
     }
     session.finish_qrels();
+    return true;
+  };
+  // Reads the runs that `next` gives (input indexes), one after another, with the qrels of
+  // `shared` or else its own; stops at the first input it cannot read.
+  const auto work = [&](auto&& next, const ndcg::trec::Session* shared) {
+    ndcg::trec::Session session(options);
+    if (shared != nullptr) {
+      session.share_qrels(*shared);
+    } else if (!read_qrels(session)) {
+      return;
+    }
     bool first = true;
     for (std::size_t i = next(); i < inputs.size(); i = next()) {
       if (!first) session.next_run();
@@ -310,32 +320,26 @@ std::size_t evaluate_runs(std::vector<Input>& inputs, const ndcg::trec::EvalOpti
   const bool regular =
       std::all_of(inputs.begin(), inputs.end(), [](const Input& input) { return input.regular(); });
   const std::size_t lanes = std::min<std::size_t>(runs, cores + 1);
+  ndcg::trec::Session qrels(options);  // for the threads: the qrels, read once
   if (!regular || runs < 2 || cores < 2) {
     std::size_t at = 1;
-    work([&] { return at < inputs.size() ? at++ : inputs.size(); }, inputs[0]);
-  } else {
+    work([&] { return at < inputs.size() ? at++ : inputs.size(); }, nullptr);
+  } else if (read_qrels(qrels)) {
     std::vector<std::size_t> order(runs);
     std::iota(order.begin(), order.end(), std::size_t{1});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       return inputs[a].size() > inputs[b].size();
     });
     std::atomic<std::size_t> taken{0};
-    // Each thread reads the qrels through an Input of its own.
-    std::vector<Input> qrels(lanes);
     std::vector<std::thread> threads;
     for (std::size_t t = 0; t < lanes; ++t) {
-      const std::string opened = qrels[t].open(files[0]);
-      if (!opened.empty()) {
-        errors[0] = opened;
-        break;
-      }
-      threads.emplace_back([&, t] {
+      threads.emplace_back([&] {
         work(
             [&] {
               const std::size_t k = taken.fetch_add(1);
               return k < order.size() ? order[k] : inputs.size();
             },
-            qrels[t]);
+            &qrels);
       });
     }
     for (std::thread& thread : threads) thread.join();
@@ -443,8 +447,9 @@ std::optional<std::uint64_t> split_point(const Input& run, const std::string& pa
   return middle + *boundary;
 }
 
-// The run read by two threads, split at `at` (split_point): the second reads from there, its
-// lines numbered on from the first's, and the first takes its queries (trec::Session::absorb),
+// The run read by two threads, split at `at` (split_point): this one reads the qrels and the
+// first part, the other the later part, its lines numbered on from the first's, with the same
+// qrels (trec::Session::share_qrels); the first then takes its queries (trec::Session::absorb),
 // so the output is one session's. `qrels_text` is the whole qrels, read once. nullopt when the
 // parts cannot be joined (a run not grouped by query): it is then read in one.
 std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
@@ -458,13 +463,18 @@ std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_te
   std::atomic<std::uint64_t> read_later{0};
   std::string later_error;
   bool later_regroups = false;
-  // The later part's lines are numbered on from the first part's, which this thread counts, as
-  // the reader counts them, while the other reads the qrels.
-  std::promise<std::uint32_t> lines_before;
+  // The other thread counts the first part's lines, as the reader counts them, while this one
+  // reads the qrels; once they are read, both threads only look them up.
+  std::promise<void> qrels_read;
   std::thread second([&] {
-    later.feed_qrels(qrels_text);
-    later.finish_qrels();
-    later.continue_run(lines_before.get_future().get() + 1);
+    ndcg::LineSplitter counter;
+    later_error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t) {
+      counter.feed(chunk, [](std::string_view, std::uint32_t) {});
+    });
+    qrels_read.get_future().wait();
+    if (!later_error.empty()) return;
+    later.share_qrels(first);
+    later.continue_run(counter.lines_emitted() + 1);
     later_error = read_range(path, at, size, [&](std::string_view chunk, std::uint64_t bytes) {
       later.feed_run(chunk);
       read_later = bytes;
@@ -472,17 +482,9 @@ std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_te
     });
     if (later_error.empty()) later_regroups = later.finish_run();
   });
-  ndcg::LineSplitter counter;
-  error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t) {
-    counter.feed(chunk, [](std::string_view, std::uint32_t) {});
-  });
-  lines_before.set_value(counter.lines_emitted());
-  if (!error.empty()) {
-    second.join();
-    return ndcg::trec::Evaluation{};  // the caller reports the error
-  }
   first.feed_qrels(qrels_text);
   first.finish_qrels();
+  qrels_read.set_value();
   error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t bytes) {
     first.feed_run(chunk);
     read_first = bytes;
@@ -543,8 +545,9 @@ int run(const std::vector<std::string>& argv) {
     evaluation.errors = option_errors.finish();
   } else {
     Progress progress(args.progress);
-    // A large run may be split between two threads (split_point, evaluate_split): both read the
-    // qrels, which are then held in memory, read once; else they are fed as they are read.
+    // A large run may be split between two threads (split_point, evaluate_split), which share
+    // the qrels: their text is then held, for a second reading when the parts cannot be joined;
+    // else they are fed as they are read.
     const std::optional<std::uint64_t> at = split_point(run_file, args.files[1], options);
     ndcg::trec::Session session(options);
     std::string qrels_text;

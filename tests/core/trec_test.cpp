@@ -94,25 +94,35 @@ TEST_CASE("TREC output equals trec_eval 10.0's, byte for byte, whatever the chun
 
 namespace {
 
+// How the later part reaches the first session: absorbed (threads), packed as bytes (instances
+// of the core), or absorbed having used the first session's qrels (threads that share them).
+enum class Join { absorbed, packed, shared_qrels };
+
 // The run read by two sessions, split at byte `at` (a line start): the result when the two
 // parts join (Session::absorb), else nullopt.
 std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_view run,
                                          const EvalOptions& options, std::size_t at,
-                                         bool packed = false) {
+                                         Join join = Join::absorbed) {
   LineSplitter counter;
   counter.feed(run.substr(0, at), [](std::string_view, std::uint32_t) {});
   Session first(options);
   Session later(options);
-  for (Session* s : {&first, &later}) {
-    s->feed_qrels(qrels);
-    s->finish_qrels();
+  first.feed_qrels(qrels);
+  first.finish_qrels();
+  if (join == Join::shared_qrels) {
+    later.share_qrels(first);
+  } else {
+    later.feed_qrels(qrels);
+    later.finish_qrels();
   }
   later.continue_run(counter.lines_emitted() + 1, at);
   first.feed_run(run.substr(0, at));
   later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
   if (later.finish_run() || regroup) return std::nullopt;
-  if (!(packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) return std::nullopt;
+  if (!(join == Join::packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) {
+    return std::nullopt;
+  }
   return first.result();
 }
 
@@ -161,13 +171,18 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     const std::optional<Evaluation> split = evaluate_split(qrels, run, options, at + 1);
     joined += split ? 1 : 0;
     // The same part carried as bytes (another instance of the core) joins the same way.
-    const std::optional<Evaluation> carried = evaluate_split(qrels, run, options, at + 1, true);
-    CHECK(carried.has_value() == split.has_value());
-    if (carried && split) {
-      CHECK(described(carried->errors) == described(split->errors));
-      CHECK(described(carried->warnings) == described(split->warnings));
-      if (split->ok) CHECK(format_trec(*carried, true) == format_trec(*split, true));
-      CHECK(spans_text(carried->run_spans) == spans_text(split->run_spans));
+    // So does a later part read with the first session's qrels (threads that share them).
+    for (const Join join : {Join::packed, Join::shared_qrels}) {
+      CAPTURE(static_cast<int>(join));
+      const std::optional<Evaluation> carried = evaluate_split(qrels, run, options, at + 1, join);
+      CHECK(carried.has_value() == split.has_value());
+      if (carried && split) {
+        CHECK(described(carried->errors) == described(split->errors));
+        CHECK(described(carried->warnings) == described(split->warnings));
+        if (split->ok) CHECK(format_trec(*carried, true) == format_trec(*split, true));
+        CHECK(spans_text(carried->run_spans) == spans_text(split->run_spans));
+        CHECK(spans_text(carried->qrels_spans) == spans_text(split->qrels_spans));
+      }
     }
     if (query_starts && grouped) REQUIRE(split);
     if (!split) continue;

@@ -683,12 +683,19 @@ class Session {
   // are not such a part (cut short, from another version): the run is then read in one.
   std::string pack_part();
   bool absorb_packed(std::string_view bytes);
+  // In one process (threads), the later session can use the first's qrels instead of reading
+  // them: called in place of feed_qrels and finish_qrels, once `first` has finished its qrels.
+  // The qrels are only read from then on, by both, so threads may share them; `first` must
+  // outlive this session. The result is still only absorb()'s.
+  void share_qrels(const Session& first);
 
  private:
   void start_run(bool buffer_all);
+  const QrelsReader& qrels() const { return shared_qrels_ != nullptr ? *shared_qrels_ : qrels_; }
 
   EvalOptions options_;
   QrelsReader qrels_;
+  const QrelsReader* shared_qrels_ = nullptr;  // share_qrels's, else qrels_ is read
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<RunReader> run_;
   std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
