@@ -36,7 +36,8 @@ export function renderCheck(calc, request, state, d) {
     const wrap = el('div', { className: 'table-wrap' });
     const table = el('table', { className: 'steps working', id: `working-table-${i + 1}` });
     wrap.append(table);
-    setHeader(table, [`Your ${column.quantity} against the calculation`], [['Rank'], ['Yours'], ['Calculated'], ['']]);
+    // Under the heading above, which stands in for a title over the box.
+    setHeader(table, [`Your ${column.quantity} against the calculation`], [['Rank'], ['Yours'], ['Calculated'], ['']], { headed: true });
     const rows = patchRows(table, column.values.length, COLUMNS);
     column.values.forEach((v, j) => {
       const row = rows[j];

@@ -350,9 +350,11 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
 /**
  * The table's caption and header row ([text, title] per column; rebuilt when they change). A
  * table that scrolls sideways would take its caption out of view: the caption stays for screen
- * readers, and the same words stand above the scrolling box.
+ * readers, and the same words stand above the scrolling box (a title just before the box, or
+ * before its scroll hint), unless `headed`: the table sits under a heading of its own, which
+ * stands in for them.
  */
-export function setHeader(table, caption, titles) {
+export function setHeader(table, caption, titles, { headed = false } = {}) {
   const key = titles.map(([text, title]) => `${text}\u0000${title ?? ''}`).join('\u0001');
   if (!table.tHead) table.append(el('caption'), el('thead'), el('tbody'));
   if (table.tHead.dataset.key !== key) {
@@ -362,14 +364,19 @@ export function setHeader(table, caption, titles) {
   replaceIfChanged(table.caption, ...caption);
   const wrap = table.parentElement?.classList.contains('table-wrap') ? table.parentElement : null;
   if (!wrap) return;
-  let title = document.getElementById(`${table.id}-title`);
+  table.caption.classList.add('visually-hidden');
+  if (headed) return;
+  // Found by its place, not by an id: a table drawn anew before it replaces the old one would
+  // otherwise find, and update, the old one's title.
+  const hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
+  const above = (hint ?? wrap).previousElementSibling;
+  let title = above?.classList.contains('table-title') ? above : null;
   if (!title) {
+    if (!wrap.parentNode) throw new Error(`setHeader: the box of table #${table.id} must be placed before its title can be`);
     title = el('p', { className: 'table-title', id: `${table.id}-title`, 'aria-hidden': 'true' });
-    const hint = wrap.previousElementSibling?.classList.contains('scroll-hint') ? wrap.previousElementSibling : null;
     (hint ?? wrap).before(title);
   }
   replaceIfChanged(title, ...[...table.caption.childNodes].map((node) => node.cloneNode(true)));
-  table.caption.classList.add('visually-hidden');
 }
 
 const sorters = new WeakMap();

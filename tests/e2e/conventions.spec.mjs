@@ -173,6 +173,13 @@ test.describe('check my working', () => {
     await expect(page.locator('#working-result .findings li[data-cause=computed-from-rounded]')).toContainText('at ranks 3, 5, 15');
     await expect(page.locator('#working-result .findings li[data-cause=rank-left-out]')).toContainText('one of ranks 11–14');
     await page.locator('#check').screenshot({ path: `${SHOTS}/check-lecture.png` });
+    // Each column's table sits under the column's heading: its caption is for screen readers, and
+    // no title stands above its box, however often it is drawn anew; the step table keeps its one.
+    const tables = page.locator('#working-result table');
+    expect(await tables.count()).toBeGreaterThan(0);
+    await expect(page.locator('#working-result table caption.visually-hidden')).toHaveCount(await tables.count());
+    await expect(page.locator('#working-result .table-title')).toHaveCount(0);
+    await expect(page.locator('#steps-wrap').locator('xpath=preceding-sibling::p[contains(@class, "table-title")]')).toHaveCount(1);
     // The working is part of what is saved: a reload keeps it.
     await page.fill('#working', 'DCG = (1, 1, 1.63)');
     await expect(page.locator('#working-result .working-column')).toHaveCount(1);
