@@ -2,6 +2,12 @@
 
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
+// One collator for every comparison: localeCompare with options builds one per call.
+const QUERY_ORDER = new Intl.Collator(undefined, { numeric: true });
+
+/** Query ids in the order a person expects: the numbers in them by value ("2" before "10"). */
+export const compareQueries = (a, b) => QUERY_ORDER.compare(a, b);
+
 /** A number with `decimals` places; integers stay short when `trim` is set. */
 export function formatNumber(value, decimals, { trim = false } = {}) {
   if (!Number.isFinite(value)) return String(value);

@@ -2,7 +2,7 @@
 // is significantly better or worse than the baseline, each pair's tests, and for a chosen pair
 // and measure the per-query differences (sorted bars), a scatter of A against B, and their
 // table; a query opens both rankings side by side. The core computes every number shown.
-import { el, formatNumber } from './format.js';
+import { compareQueries, el, formatNumber } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
 import { drawRows, setSortHeader } from './table.js';
@@ -160,12 +160,10 @@ function renderScatter(container, rows, names) {
   container.replaceChildren(root);
 }
 
-const QUERY_ORDER = new Intl.Collator(undefined, { numeric: true });
-
 function renderQueryTable(rows, names) {
   const { key, descending } = sort;
   const sorted = [...rows].sort((x, y) => {
-    const order = key === 'query' ? QUERY_ORDER.compare(x.query, y.query) : x[key] - y[key];
+    const order = key === 'query' ? compareQueries(x.query, y.query) : x[key] - y[key];
     return descending ? -order : order;
   });
   const table = $('cmp-queries');

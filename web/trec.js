@@ -4,7 +4,7 @@ import workerScript from 'virtual:trec-worker-packed';
 import { moduleUrl } from './core-loader.js';
 import { coreSource, coreWasm } from './core.js';
 import { csvRow, downloadText } from './export.js';
-import { el, formatNumber } from './format.js';
+import { compareQueries, el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { afterFrame, drawRows, fillAll, setSortHeader } from './table.js';
@@ -507,8 +507,6 @@ function renderMeans(result) {
       el('td', { className: 'num', 'data-field': 'stdev' }, c.perQuery ? formatNumber(result.stdev[c.name], 4) : '—')))));
 }
 
-// One collator for every comparison: localeCompare with options builds one per call.
-const QUERY_ORDER = new Intl.Collator(undefined, { numeric: true });
 const QUERY_ROWS_PER_PAGE = 500;
 let queryRowLimit = QUERY_ROWS_PER_PAGE;
 
@@ -534,7 +532,7 @@ function renderQueries(result) {
   const rows = [...result.perQuery];
   const { key, descending } = sort;
   rows.sort((a, b) => {
-    const order = key === 'query' ? QUERY_ORDER.compare(a.query, b.query)
+    const order = key === 'query' ? compareQueries(a.query, b.query)
       : a.texts?.[key] !== undefined ? a.texts[key].localeCompare(b.texts[key]) : a.values[key] - b.values[key];
     return descending ? -order : order;
   });
