@@ -181,7 +181,8 @@ export async function feedAll(open, feed, file, onBytes) {
 
 /** Writes `bytes` (a part or a run packed in another instance) into a session's buffer; their length. */
 export function intoBuffer(core, session, bytes) {
-  core.HEAPU8.set(bytes, session.chunkBuffer(bytes.length));
+  const at = session.chunkBuffer(bytes.length);
+  core.HEAPU8.set(bytes, at);  // read after chunkBuffer, which may have grown the memory
   return bytes.length;
 }
 

@@ -115,6 +115,28 @@ test('a core that fails returns an error value, and the next call gets a fresh c
   assert.match(midRun.errors[0].message, /while reading the run file, at byte 0 \(/);
 });
 
+test('bytes handed to a session land in its memory after it has made room for them, however that room was made', async () => {
+  // Making room may grow the module's memory, which replaces HEAPU8 (the old view is detached):
+  // chunks and packed parts alike must be written through the view read afterwards.
+  const { chunkFeeder, intoBuffer } = await import('../../wasm/api.mjs');
+  const core = { HEAPU8: new Uint8Array(4) };
+  const fed = [];
+  const session = {
+    chunkBuffer(size) {
+      const grown = new Uint8Array(16 + size);
+      structuredClone(core.HEAPU8.buffer, { transfer: [core.HEAPU8.buffer] });  // detaches it
+      core.HEAPU8 = grown;
+      return 8;
+    },
+    feedRunBuffer(size) { fed.push([...core.HEAPU8.subarray(8, 8 + size)]); },
+  };
+  assert.equal(intoBuffer(core, session, new Uint8Array([1, 2, 3])), 3);
+  assert.deepEqual([...core.HEAPU8.subarray(8, 11)], [1, 2, 3]);
+  chunkFeeder(core, session, 'feedRunBuffer')(new Uint8Array([4, 5]));
+  chunkFeeder(core, session, 'feedRunBuffer')('67');
+  assert.deepEqual(fed, [[4, 5], [0x36, 0x37]]);
+});
+
 test('a stream that fails while reading is an error naming the file, not a throw', async () => {
   async function* broken() {
     yield '1 Q0 d 1 1 t\n';
