@@ -31,7 +31,7 @@ build_sanitize() {
 build_wasm() {
   # Debian's emscripten runs its JS optimizer with Debian's acorn, which plain node cannot find.
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-  # Release (-O3): 10% larger than MinSizeRel, several times faster on large pastes.
+  # Release for NDEBUG; each module sets its own optimisation level (wasm/CMakeLists.txt).
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j "$jobs"
 }
