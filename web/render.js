@@ -295,13 +295,24 @@ export function selectLine(textarea, line) {
 
 const shownDiagnostics = new WeakMap();  // list -> the diagnostics it shows, as one string
 
+// Past this many, the rest of a list's errors and notes are folded under one line that opens
+// them: twenty notes of repeated documents would push the results a screen down, and every
+// note added would move them again.
+const DIAGNOSTICS_SHOWN = 3;
+
+/**
+ * Errors and notes as list items, each line number a button that selects the line
+ * (`onSelect`): the first DIAGNOSTICS_SHOWN, then the others folded in a <details> that stays
+ * open across edits once opened.
+ */
 export function renderDiagnostics(list, diagnostics, onSelect) {
   // Compared as data first: the notes of a long list (701 documents without a judgment, …) are
   // the same from one keystroke to the next, and building their elements took 0.4 ms.
   const key = `${Boolean(onSelect)}\u0001${diagnostics.map((d) => `${d.kind}\u0000${d.line}\u0000${d.column}\u0000${d.message}`).join('\u0001')}`;
-  if (shownDiagnostics.get(list) === key && list.childNodes.length === diagnostics.length) return;
+  const children = diagnostics.length > DIAGNOSTICS_SHOWN + 1 ? DIAGNOSTICS_SHOWN + 1 : diagnostics.length;
+  if (shownDiagnostics.get(list) === key && list.childNodes.length === children) return;
   shownDiagnostics.set(list, key);
-  replaceIfChanged(list, ...diagnostics.map((d) => {
+  const shown = diagnostics.map((d) => {
     const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
     const item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
     if (d.line > 0 && onSelect) {
@@ -312,5 +323,17 @@ export function renderDiagnostics(list, diagnostics, onSelect) {
       item.append(where, d.message);
     }
     return item;
-  }));
+  });
+  if (shown.length <= DIAGNOSTICS_SHOWN + 1) {
+    replaceIfChanged(list, ...shown);
+    return;
+  }
+  const rest = diagnostics.slice(DIAGNOSTICS_SHOWN);
+  const errors = rest.filter((d) => d.kind === 'error').length;
+  const what = errors === rest.length ? 'errors' : errors === 0 ? 'notes' : 'errors and notes';
+  const open = list.querySelector(':scope > li.more > details')?.open ?? false;
+  const more = el('li', { className: 'more' }, el('details', { open },
+    el('summary', {}, `${rest.length} more ${what}`),
+    el('ul', { className: 'diagnostics' }, ...shown.slice(DIAGNOSTICS_SHOWN))));
+  replaceIfChanged(list, ...shown.slice(0, DIAGNOSTICS_SHOWN), more);
 }

@@ -76,6 +76,35 @@ test('a bad grade shows a located error and keeps the last result', async ({ pag
   await expect(page.locator('#stale-note')).toBeHidden();
 });
 
+test('many notes fold after the first three, and an opened fold stays open while editing', async ({ page }) => {
+  await openPage(page);
+  await page.click('#new-calculation');
+  await page.fill('#judgments', 'd1 1\nd2 2\nd3 3\nd4 1\nd5 2\nd6 1');
+  // Six documents, each ranked twice: six notes of a repeat.
+  await page.fill('#ranking', 'd1\nd2\nd3\nd4\nd5\nd6\nd1\nd2\nd3\nd4\nd5\nd6');
+  const list = page.locator('#ranking-diagnostics');
+  await expect(list.locator(':scope > li.warning')).toHaveCount(3);
+  await expect(list.locator(':scope > li.warning').first()).toContainText('Line 7, column 1: d1 is ranked again here');
+  const fold = list.locator(':scope > li.more > details');
+  await expect(fold.locator('summary')).toHaveText('3 more notes');
+  await expect(fold.locator('li.warning').first()).toBeHidden();
+  await fold.locator('summary').click();
+  await expect(fold.locator('li.warning')).toHaveCount(3);
+  await expect(fold.locator('li.warning').last()).toContainText('Line 12, column 1: d6 is ranked again here');
+  // A note in the fold selects its line, as the others do.
+  await fold.locator('li.warning').last().locator('button.link').click();
+  expect(await page.evaluate(() => { const box = document.getElementById('ranking'); return box.value.slice(box.selectionStart, box.selectionEnd); })).toBe('d6');
+  // An edit that adds a note keeps the fold open and counts it.
+  await page.fill('#ranking', 'd1\nd2\nd3\nd4\nd5\nd6\nd1\nd2\nd3\nd4\nd5\nd6\nd6');
+  await expect(fold.locator('summary')).toHaveText('4 more notes');
+  await expect(fold).toHaveAttribute('open', '');
+  await expect(fold.locator('li.warning')).toHaveCount(4);
+  // Four notes or fewer are shown as they are.
+  await page.fill('#ranking', 'd1\nd2\nd1\nd2');
+  await expect(list.locator(':scope > li.warning')).toHaveCount(2);
+  await expect(list.locator('li.more')).toHaveCount(0);
+});
+
 test('a reload keeps what was typed, and the link restores it elsewhere', async ({ page, context }) => {
   await openPage(page);
   await page.fill('#ranking', 'a 3\nb 0\nc 2\n');
