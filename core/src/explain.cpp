@@ -135,6 +135,10 @@ class Explainer {
   Explanation out_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
+  // Notes about one line each (a repeated document, a grade the judgments contradict), listed
+  // after warnings_, which are about the whole input: past the list's limit, those that are cut
+  // are notes like the ones shown, and a note that sums up many documents is never one of them.
+  DiagnosticList line_notes_;
   std::set<std::pair<Source, std::uint32_t>> reported_gains_;
 
   // Left by rank_by_score: entry of each rank.
@@ -245,11 +249,11 @@ void Explainer::grade_rows() {
         grade_column = j->column;
         grade_source = Source::judgments;
         if (entry.grade && *entry.grade != j->grade) {
-          warnings_.add(Source::ranking, entry.line, entry.grade_column,
-                        "the ranking gives " + *entry.doc + " grade " +
-                            format_number(*entry.grade) + " but the judgments say " +
-                            format_number(j->grade) + " (line " + std::to_string(j->line) +
-                            "); the judgment is used");
+          line_notes_.add(Source::ranking, entry.line, entry.grade_column,
+                          "the ranking gives " + *entry.doc + " grade " +
+                              format_number(*entry.grade) + " but the judgments say " +
+                              format_number(j->grade) + " (line " + std::to_string(j->line) +
+                              "); the judgment is used");
         }
       }
     }
@@ -268,10 +272,10 @@ void Explainer::grade_rows() {
       auto [it, inserted] = first_rank_.emplace(*entry.doc, row.rank);
       if (!inserted) {
         repeat = true;
-        warnings_.add(Source::ranking, entry.line, entry.doc_column,
-                      *entry.doc + " is ranked again here (first at rank " +
-                          std::to_string(it->second) +
-                          "); a document can be found only once, so this repeat gains 0");
+        line_notes_.add(Source::ranking, entry.line, entry.doc_column,
+                        *entry.doc + " is ranked again here (first at rank " +
+                            std::to_string(it->second) +
+                            "); a document can be found only once, so this repeat gains 0");
       } else if (judgments_ != nullptr && grade_source == Source::ranking && row.grade > 0) {
         // Relevant by the ranking's own word: without it in the recall base NDCG could pass 1.
         graded_by_ranking_only_.push_back(IdealEntry{entry.doc, row.grade, 0});
@@ -514,6 +518,7 @@ void Explainer::summarise() {
 }
 
 Explanation Explainer::finish() {
+  warnings_.append(line_notes_);
   out_.warnings = warnings_.finish();
   if (!errors_.empty()) {
     out_.ok = false;

@@ -76,3 +76,26 @@ TEST_CASE("a judged grade with no gain is reported once, at the judgment") {
   CHECK(r.errors[0].line == 1);
   CHECK(r.errors[0].column == 4);
 }
+
+TEST_CASE(
+    "notes about the whole input come before notes about one line, and are never the ones cut") {
+  // 150 documents ranked twice: 150 notes of a repeat, more than a list keeps; and two ranked
+  // documents without a judgment, said in one note.
+  std::string ranking;
+  std::string judgments;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < 150; ++i) ranking += "d" + std::to_string(i) + "\n";
+  }
+  for (int i = 0; i < 150; ++i) judgments += "d" + std::to_string(i) + " 1\n";
+  ranking += "x1\nx2\n";
+  const Explanation r = explain(ranking, judgments, Options{});
+  REQUIRE(r.ok);
+  REQUIRE(r.warnings.size() == DiagnosticList::kDefaultLimit + 1);
+  CHECK(r.warnings.front().message.find("2 ranked documents have no judgment") == 0);
+  CHECK(r.warnings.front().line == 301);
+  CHECK(r.warnings[1].message.find("d0 is ranked again here (first at rank 1)") == 0);
+  CHECK(r.warnings[1].line == 151);
+  // The 99 repeats listed, then the 51 left out, counted.
+  CHECK(r.warnings[DiagnosticList::kDefaultLimit - 1].message.find("d98 is ranked again") == 0);
+  CHECK(r.warnings.back().message.find("… and 51 more like these") == 0);
+}
