@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 import { UsageError, fileChunks, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
-import { createCalculator } from './index.mjs';
+import { compiledCore, createCalculator } from './index.mjs';
 import { shareBySize } from './shares.mjs';
 
 /** Progress on stderr: one updating line on a terminal, a line per 10 % otherwise. */
@@ -80,11 +80,13 @@ async function main(argv) {
 }
 
 /**
- * A thread of ndcg-calc (wasm/worker.mjs) given `workerData`: its progress goes to `onProgress`,
- * and `result` resolves with what it hands back, or null when it fails or ends without.
+ * A thread of ndcg-calc (wasm/worker.mjs) given `workerData`: resolves { worker, result }, its
+ * progress going to `onProgress`, and `result` resolving with what it hands back, or null when
+ * it fails or ends without.
  */
-function startWorker(workerData, onProgress) {
-  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData });
+async function startWorker(workerData, onProgress) {
+  // The core as compiled here, which the worker uses rather than compiling it again.
+  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { ...workerData, core: await compiledCore() } });
   const result = new Promise((resolve) => {
     worker.on('message', (message) => {
       if (message.type === 'progress') onProgress?.(message.progress);
@@ -136,7 +138,7 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   let laterBytes = 0;
   let firstBytes = 0;
   // The worker starts (and reads the qrels) while this thread counts the first part's lines.
-  const { worker, result } = startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {
+  const { worker, result } = await startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {
     laterBytes = progress.bytes;
     report?.({ file: 'run', bytes: firstBytes + laterBytes });
   });
@@ -168,8 +170,8 @@ async function evaluateInThreads(args, onProgress) {
   }
   const runs = await Promise.all(runPaths.map(async (path, i) => ({ name: args.runNames[i], path, size: await sizeOf(path) })));
   const options = Object.fromEntries([...args.options, ...args.compareOptions]);
-  const results = await Promise.all(shareBySize(runs, lanes, (run) => run.size).filter((share) => share.length > 0).map((share) =>
-    startWorker({ task: 'compare', qrelsPath, runs: share, measures: args.measures, options }, onProgress).result));
+  const results = await Promise.all(shareBySize(runs, lanes, (run) => run.size).filter((share) => share.length > 0).map(async (share) =>
+    (await startWorker({ task: 'compare', qrelsPath, runs: share, measures: args.measures, options }, onProgress)).result));
   if (!results.every((r) => r?.runs !== undefined)) return null;
   return new Map(results.flatMap((r) => Object.entries(r.runs)));
 }

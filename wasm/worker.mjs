@@ -5,9 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { fileChunks, opener } from './files.mjs';
-import { createCalculator } from './index.mjs';
+import { createCalculator, useCompiledCore } from './index.mjs';
 
 const progress = (p) => parentPort.postMessage({ type: 'progress', progress: p });
+// The core as the thread that started this one compiled it.
+if (workerData.core) useCompiledCore(workerData.core);
 const calc = await createCalculator();
 
 if (workerData.task === 'later-part') {

@@ -225,6 +225,28 @@ test('querySpans: a run split between two instances of the core has the spans of
   await assert.rejects(other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run], firstLine: 2, measures }), /firstByte/);
 });
 
+test('Node compiles the core once, and a worker thread given it makes its instances from it', async () => {
+  const { compiledCore, useCompiledCore } = await import('../../wasm/index.mjs');
+  const calc = await createCalculator();
+  const core = await compiledCore();
+  assert.ok(core instanceof WebAssembly.Module);
+  assert.equal(await compiledCore(), core);
+  assert.throws(() => useCompiledCore(new Uint8Array(8)), { name: 'CalculatorUsageError' });
+  const { Worker } = await import('node:worker_threads');
+  const entry = new URL('../../wasm/index.mjs', import.meta.url).href;
+  const worker = new Worker(`
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.entry).then(async ({ createCalculator, useCompiledCore }) => {
+      useCompiledCore(workerData.core);
+      const calc = await createCalculator();
+      parentPort.postMessage(calc.explain({ ranking: 'a 2\\nb 0\\nc 1' }).summary.ndcgAtK);
+    });`, { eval: true, workerData: { entry, core } });
+  const ndcg = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  await worker.terminate();
+  assert.equal(ndcg, calc.explain({ ranking: 'a 2\nb 0\nc 1' }).summary.ndcgAtK);
+  assert.ok(ndcg > 0.9 && ndcg < 1);
+});
+
 // The two programs share the reading of arguments and the formats (ndcg/cli.hpp): for every
 // kind of request, success or failure, the same stdout, stderr and exit status.
 const SAME_BYTES = [
