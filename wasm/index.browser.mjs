@@ -1,6 +1,6 @@
 // Entry point for pages and workers (the "browser" export condition).
 import createNdcgCore from './dist/ndcg-core.web.mjs';
-import { makeCalculator } from './api.mjs';
+import { CalculatorUsageError, makeCalculator } from './api.mjs';
 
 export { CalculatorUsageError, optionsToText } from './api.mjs';
 
@@ -12,4 +12,14 @@ const instantiate = () => createNdcgCore({ printErr: () => {} });
 export async function createCalculator() {
   corePromise ??= instantiate();
   return makeCalculator(await corePromise, { restart: instantiate });
+}
+
+/** Node's entry only (index.mjs), where worker threads share it: null here. */
+export async function compiledCore() {
+  return null;
+}
+
+/** Node's entry only (index.mjs): pages and their workers each compile the core. */
+export function useCompiledCore() {
+  throw new CalculatorUsageError('useCompiledCore() is for Node\'s entry (wasm/index.mjs)');
 }

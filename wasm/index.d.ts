@@ -531,10 +531,10 @@ export function optionsToText(options?: ExplainOptions): Record<string, string>;
 export function createCalculator(): Promise<Calculator>;
 
 /**
- * Node's entry only: the core's compiled WebAssembly.Module, compiled once per thread (null
- * elsewhere). Post it to a worker thread and pass it to useCompiledCore() there, before
+ * In Node, the core's compiled WebAssembly.Module, compiled once per thread (null from the
+ * browser entry). Post it to a worker thread and pass it to useCompiledCore() there, before
  * createCalculator(), so that the worker does not compile the core again.
  */
 export function compiledCore(): Promise<WebAssembly.Module | null>;
-/** Node's entry only: makes this thread's instances of the core from `module` (compiledCore()'s). */
+/** In Node, makes this thread's instances of the core from `module` (compiledCore()'s); the browser entry throws CalculatorUsageError. */
 export function useCompiledCore(module: WebAssembly.Module): void;

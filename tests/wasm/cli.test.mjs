@@ -225,6 +225,13 @@ test('querySpans: a run split between two instances of the core has the spans of
   await assert.rejects(other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run], firstLine: 2, measures }), /firstByte/);
 });
 
+test('the entries for Node and for browsers export the same names', async () => {
+  const [node, browser] = await Promise.all([import('../../wasm/index.mjs'), import('../../wasm/index.browser.mjs')]);
+  assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
+  assert.equal(await browser.compiledCore(), null);
+  assert.throws(() => browser.useCompiledCore(), { name: 'CalculatorUsageError' });
+});
+
 test('Node compiles the core once, and a worker thread given it makes its instances from it', async () => {
   const { compiledCore, useCompiledCore } = await import('../../wasm/index.mjs');
   const calc = await createCalculator();
