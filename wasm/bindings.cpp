@@ -492,6 +492,10 @@ class TrecSession : public FedSession {
     session_->continue_run(static_cast<std::uint32_t>(first_line),
                            static_cast<std::uint64_t>(first_byte));
   }
+  // The same when the number of that line is not known (Session::continue_run_at_byte).
+  void continueRunAtByte(double first_byte) {
+    session_->continue_run_at_byte(static_cast<std::uint64_t>(first_byte));
+  }
   val packPart() {
     const std::string bytes = session_->pack_part();
     return val(emscripten::typed_memory_view(bytes.size(),
@@ -772,24 +776,6 @@ double query_boundary(const std::string& window) {
   const std::optional<std::size_t> at = ndcg::trec::query_boundary(window);
   return at ? static_cast<double>(*at) : -1;
 }
-
-// Lines counted as the readers count them (LF, CRLF or a lone CR end one), fed in chunks.
-// Chunks come in as a session's do: written into chunkBuffer(size), then feedBuffer(size).
-class LineCounter {
- public:
-  std::uintptr_t chunkBuffer(std::size_t size) {
-    if (size > buffer_.size()) buffer_.resize(size);
-    return reinterpret_cast<std::uintptr_t>(buffer_.data());
-  }
-  void feedBuffer(std::size_t size) {
-    lines_.feed(std::string_view(buffer_).substr(0, size), [](std::string_view, std::uint32_t) {});
-  }
-  double lines() const { return lines_.lines_emitted(); }
-
- private:
-  std::string buffer_;
-  ndcg::LineSplitter lines_;
-};
 #endif
 
 }  // namespace
@@ -803,11 +789,6 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
   emscripten::function("checkWorking", &check_working);
 #ifdef NDCG_COMMAND_LINE
   emscripten::function("queryBoundary", &query_boundary);
-  emscripten::class_<LineCounter>("LineCounter")
-      .constructor<>()
-      .function("chunkBuffer", &LineCounter::chunkBuffer)
-      .function("feedBuffer", &LineCounter::feedBuffer)
-      .function("lines", &LineCounter::lines);
 #endif
   emscripten::class_<FedSession>("FedSession")
       .function("finishQrels", &FedSession::finishQrels)
@@ -820,6 +801,7 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
 #ifdef NDCG_COMMAND_LINE
       .function("canSplit", &TrecSession::canSplit)
       .function("continueRun", &TrecSession::continueRun)
+      .function("continueRunAtByte", &TrecSession::continueRunAtByte)
       .function("packPart", &TrecSession::packPart)
       .function("absorbPart", &TrecSession::absorbPart)
 #endif

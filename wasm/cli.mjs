@@ -111,10 +111,12 @@ function splitThreshold() {
 /**
  * A large run (a regular file, not gzipped, at least splitThreshold() bytes, on two cores or
  * more) split between this thread and a worker (wasm/worker.mjs) at the first query boundary
- * past the middle (calc.queryBoundary): the worker reads the later part, its lines numbered on
- * from this part's (calc.countLines), and hands it over packed; this thread reads the first part
- * and joins them (calc.evaluateSplit), or reads the whole run again when they cannot be.
- * Resolves { first, later, onProgress, stop } or null, for a run read in one.
+ * past the middle (calc.queryBoundary): the worker reads the later part and hands it over
+ * packed; this thread reads the first part and joins them (calc.evaluateSplit), or reads the
+ * whole run again when they cannot be. The worker does not know the number of its first line
+ * (counting the lines before it would read the first part twice): when its part says something
+ * that names a line, as a run with errors does, the whole run is read again, and every line is
+ * named right. Resolves { first, later, onProgress, stop } or null, for a run read in one.
  */
 async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   const size = await sizeOf(runPath);
@@ -137,12 +139,10 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   const range = (start, end) => () => fileChunks(runPath, start, end);
   let laterBytes = 0;
   let firstBytes = 0;
-  // The worker starts (and reads the qrels) while this thread counts the first part's lines.
   const { worker, result } = await startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {
     laterBytes = progress.bytes;
     report?.({ file: 'run', bytes: firstBytes + laterBytes });
   });
-  worker.postMessage({ firstLine: (await calc.countLines(range(0, at))) + 1 });
   return {
     first: range(0, at),
     later: result.then((r) => r?.packed ?? null),

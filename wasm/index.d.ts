@@ -436,20 +436,19 @@ export interface Calculator {
    * part (up to a line where a query starts, queryBoundary), `later` the other part as
    * evaluateLaterPart() packed it (null: it could not be), `whole` the whole run, read when the
    * parts cannot be joined (a run not grouped by query). The result is the one reading the whole
-   * run gives. Node's entry only (wasm/split.mjs), as are the three below.
+   * run gives. Node's entry only (wasm/split.mjs), as are the two below.
    */
   evaluateSplit(request: StreamRequest & { later: Promise<Uint8Array | null> | Uint8Array | null; whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array> }): Promise<Evaluation>;
   /**
    * The later part of a run split between two instances (see evaluateSplit): the qrels,
-   * and the run's chunks from a line where a query starts, numbered `firstLine` (or a promise
-   * of it, awaited after the qrels), its first byte at offset `firstByte` of the whole run (query
-   * spans are the whole run's). `packed` is null when the part cannot be joined.
+   * and the run's chunks from a line where a query starts, its first byte at offset `firstByte`
+   * of the whole run (query spans are the whole run's), that line numbered `firstLine` (or a
+   * promise of it, awaited after the qrels) when known: without it the part joins only when
+   * nothing it says names a line. `packed` is null when the part cannot be joined.
    */
-  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine: number | Promise<number>; firstByte: number }): Promise<{ packed: Uint8Array | null }>;
+  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine?: number | Promise<number>; firstByte: number }): Promise<{ packed: Uint8Array | null }>;
   /** Where in `window` (run bytes from any offset) a line starts whose query differs from the line before's; null for none. */
   queryBoundary(window: Uint8Array): number | null;
-  /** Lines counted as the readers count them (LF, CRLF, a lone CR). */
-  countLines(open: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<number>;
   /** Two or more runs against one qrels, compared query by query with paired tests. Throws CalculatorUsageError for fewer than two runs. */
   compare(request: CompareRequest): Comparison;
   /** The same over streams, and over runs evaluated elsewhere. */

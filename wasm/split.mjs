@@ -10,24 +10,25 @@ const needsNode = (what) => new CalculatorUsageError(`${what} needs Node's core 
 export function splitMethods({ core: currentCore, calculator, unavailable, closeSession }) {
   const splitting = () => {
     const core = currentCore();
-    return core !== null && typeof core.LineCounter === 'function' ? core : null;
+    return core !== null && typeof core.queryBoundary === 'function' ? core : null;
   };
 
   return {
     /**
      * The later part of a run split between two instances of the core, read here: the qrels,
-     * then the run's chunks from a line where a query starts (queryBoundary), that line numbered
-     * `firstLine` (countLines of the bytes before it, plus one; or a promise of it, awaited once
-     * the qrels are read, so that they are read while it is counted) and starting at byte
-     * `firstByte` of the whole run (query spans, when asked for, are the whole run's). Resolves { packed }: the
-     * part as bytes for the first part's evaluateSplit(), or null when it cannot be joined (its
-     * queries need regrouping, the options keep one instance, or reading failed: the first part's
-     * instance then reads the whole run, and reports what fails).
+     * then the run's chunks from a line where a query starts (queryBoundary), starting at byte
+     * `firstByte` of the whole run (query spans, when asked for, are the whole run's). That line
+     * is numbered `firstLine` (or a promise of it, awaited once the qrels are read); without one
+     * its number is not known, and the part then joins only when nothing it says names a line,
+     * as for a run without errors (else the first part's instance reads the whole run). Resolves
+     * { packed }: the part as bytes for the first part's evaluateSplit(), or null when it cannot
+     * be joined (its queries need regrouping, the options keep one instance, or reading failed:
+     * the first part's instance then reads the whole run, and reports what fails).
      */
     async evaluateLaterPart(request) {
       const { qrels, run, firstLine, firstByte, onProgress } = request ?? {};
-      if (typeof qrels !== 'function' || typeof run !== 'function' || firstLine === undefined) {
-        throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } and the part\'s first line number');
+      if (typeof qrels !== 'function' || typeof run !== 'function') {
+        throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } that return chunks');
       }
       if (!Number.isSafeInteger(firstByte) || firstByte < 1) {
         throw new CalculatorUsageError('evaluateLaterPart(): firstByte, the offset of the part\'s first byte in the whole run, must be a whole number ≥ 1');
@@ -43,8 +44,12 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
         await feedAll(qrels, chunkFeeder(core, session, 'feedQrelsBuffer'), 'qrels');
         session.finishQrels();
         const line = await firstLine;
-        if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine must be a whole number ≥ 1');
-        session.continueRun(line, firstByte);
+        if (line === undefined) {
+          session.continueRunAtByte(firstByte);
+        } else {
+          if (!Number.isInteger(line) || line < 1) throw new CalculatorUsageError('evaluateLaterPart(): firstLine, when given, must be a whole number ≥ 1');
+          session.continueRun(line, firstByte);
+        }
         await feedAll(run, chunkFeeder(core, session, 'feedRunBuffer'), 'run', (bytes) => onProgress?.({ file: 'run', bytes }));
         return { packed: session.finishRun() ? null : session.packPart() };
       } catch (error) {
@@ -105,20 +110,6 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       if (core === null) throw needsNode('queryBoundary()');
       const at = core.queryBoundary(window);
       return at < 0 ? null : at;
-    },
-
-    /** The lines of a text in chunks, counted as the readers count them (LF, CRLF, a lone CR). */
-    async countLines(open) {
-      if (typeof open !== 'function') throw new CalculatorUsageError('countLines() takes a function that returns chunks');
-      const core = splitting();
-      if (core === null) throw needsNode('countLines()');
-      const counter = new core.LineCounter();
-      try {
-        await feedAll(open, chunkFeeder(core, counter, 'feedBuffer'), 'countLines()');
-        return counter.lines();
-      } finally {
-        counter.delete();
-      }
     },
   };
 }

@@ -14,12 +14,10 @@ const calc = await createCalculator();
 
 if (workerData.task === 'later-part') {
   const { qrelsPath, runPath, from, measures, options } = workerData;
-  // The part's first line number comes once the other thread has counted the lines before it.
-  const firstLine = new Promise((resolve) => parentPort.once('message', (m) => resolve(m.firstLine)));
+  // The number of the part's first line is not known here (see splitRun in cli.mjs).
   const result = await calc.evaluateLaterPart({
     qrels: await opener(qrelsPath),
     run: () => fileChunks(runPath, from),
-    firstLine,
     firstByte: from,
     measures,
     options,

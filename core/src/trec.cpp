@@ -1050,12 +1050,28 @@ bool Session::can_split() const {
 void Session::continue_run(std::uint32_t first_line, std::uint64_t first_byte) {
   first_line_ = first_line;
   first_byte_ = first_byte;
+  lines_unknown_ = false;
   if (run_) run_->continue_from_line(first_line, first_byte);
+}
+
+void Session::continue_run_at_byte(std::uint64_t first_byte) {
+  continue_run(1, first_byte);
+  lines_unknown_ = true;
 }
 
 namespace {
 
-constexpr std::string_view kPartMagic = "ndcg-part1";
+constexpr std::string_view kPartMagic = "ndcg-part2";
+
+// Whether anything a part says names a line: a located diagnostic, or one dropped past a list's
+// limit (which may have been).
+bool names_a_line(const RunPart& part) {
+  const auto located = [](const std::vector<Diagnostic>& list) {
+    return std::any_of(list.begin(), list.end(), [](const Diagnostic& d) { return d.line != 0; });
+  };
+  return !part.reader_errors.empty() || !part.reader_errors_whole || !part.lists_whole ||
+         located(part.errors) || located(part.warnings);
+}
 
 }  // namespace
 
@@ -1063,13 +1079,15 @@ bool Session::absorb(Session& later) {
   RunPart part;
   later.run_->part(part);
   later.evaluator_->part(part);
+  part.lines_unknown = later.lines_unknown_;
   return absorb_part(part);
 }
 
 bool Session::absorb_part(RunPart& later) {
   RunReader& reader = *run_;
   if (!can_split() || reader.regroup_needed() || later.regroup_needed || reader.stopped() ||
-      later.stopped || !later.reader_errors_whole || reader.shares_query_with(later)) {
+      later.stopped || !later.reader_errors_whole || reader.shares_query_with(later) ||
+      (later.lines_unknown && names_a_line(later))) {
     return false;
   }
   // One reader hands over no query once it has met an error: the later part's evaluations count
@@ -1123,6 +1141,7 @@ std::string Session::pack_part() {
   p.diagnostics(part.warnings);
   p.flag(part.lists_whole);
   p.number(static_cast<std::uint64_t>(part.kept));
+  p.flag(lines_unknown_);
   return p.take();
 }
 
@@ -1175,6 +1194,7 @@ bool Session::absorb_packed(std::string_view bytes) {
   part.warnings = u.diagnostics();
   part.lists_whole = u.flag();
   part.kept = static_cast<std::size_t>(u.number<std::uint64_t>());
+  part.lines_unknown = u.flag();
   if (!u.ok() || !u.at_end()) return false;
   // Each query's values are one per column, as here.
   for (const QueryValues& q : part.results) {

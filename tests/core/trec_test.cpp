@@ -95,8 +95,10 @@ TEST_CASE("TREC output equals trec_eval 10.0's, byte for byte, whatever the chun
 namespace {
 
 // How the later part reaches the first session: absorbed (threads), packed as bytes (instances
-// of the core), or absorbed having used the first session's qrels (threads that share them).
-enum class Join { absorbed, packed, shared_qrels };
+// of the core), absorbed having used the first session's qrels (threads that share them), or
+// packed having been read without the number of its first line (instances that do not count
+// the lines before it).
+enum class Join { absorbed, packed, shared_qrels, lines_unknown };
 
 // The run read by two sessions, split at byte `at` (a line start): the result when the two
 // parts join (Session::absorb), else nullopt.
@@ -115,12 +117,17 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
     later.feed_qrels(qrels);
     later.finish_qrels();
   }
-  later.continue_run(counter.lines_emitted() + 1, at);
+  if (join == Join::lines_unknown) {
+    later.continue_run_at_byte(at);
+  } else {
+    later.continue_run(counter.lines_emitted() + 1, at);
+  }
   first.feed_run(run.substr(0, at));
   later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
   if (later.finish_run() || regroup) return std::nullopt;
-  if (!(join == Join::packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) {
+  const bool packed = join == Join::packed || join == Join::lines_unknown;
+  if (!(packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) {
     return std::nullopt;
   }
   return first.result();
@@ -164,6 +171,7 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
                        bool grouped) {
   const Evaluation whole = evaluate(qrels, run, options);
   std::size_t joined = 0;
+  std::size_t unnumbered_joined = 0;
   for (std::size_t at = run.find('\n'); at != std::string_view::npos && at + 1 < run.size();
        at = run.find('\n', at + 1)) {
     CAPTURE(at + 1);
@@ -184,6 +192,23 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
         CHECK(spans_text(carried->qrels_spans) == spans_text(split->qrels_spans));
       }
     }
+    // A later part read without the number of its first line joins when nothing it says names
+    // a line, and then gives the same; else the run is read again in one.
+    const std::optional<Evaluation> unnumbered =
+        evaluate_split(qrels, run, options, at + 1, Join::lines_unknown);
+    if (unnumbered) {
+      ++unnumbered_joined;
+      REQUIRE(split);
+      CHECK(described(unnumbered->errors) == described(split->errors));
+      CHECK(described(unnumbered->warnings) == described(split->warnings));
+      if (split->ok) CHECK(format_trec(*unnumbered, true) == format_trec(*split, true));
+      CHECK(spans_text(unnumbered->run_spans) == spans_text(split->run_spans));
+    } else if (split && split->ok) {
+      // Refused only when something is located, and a run that evaluates says nothing located
+      // but warnings.
+      CHECK(std::any_of(split->warnings.begin(), split->warnings.end(),
+                        [](const Diagnostic& d) { return d.line != 0; }));
+    }
     if (query_starts && grouped) REQUIRE(split);
     if (!split) continue;
     CHECK(split->ok == whole.ok);
@@ -195,6 +220,7 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     CHECK(spans_text(split->qrels_spans) == spans_text(whole.qrels_spans));
   }
   if (grouped) CHECK(joined > 0);
+  if (grouped && whole.ok && whole.warnings.empty()) CHECK(unnumbered_joined > 0);
 }
 
 }  // namespace

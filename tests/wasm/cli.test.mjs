@@ -215,14 +215,38 @@ test('querySpans: a run split between two instances of the core has the spans of
     previous = query;
   }
   assert.equal(boundaries.length, whole.perQuery.length - 1);
+  const linesBefore = (at) => run.subarray(0, at).filter((byte) => byte === 10).length;
   for (const at of boundaries) {
-    const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstLine: first.countLines(() => [run.subarray(0, at)]).then((n) => n + 1), firstByte: at, measures, options });
-    assert.ok(later.packed instanceof Uint8Array, `split at ${at}`);
-    const split = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, at)], later: later.packed, whole: () => [run], measures, options });
-    assert.deepEqual(split.querySpans, whole.querySpans, `split at ${at}`);
-    assert.deepEqual(split.perQuery, whole.perQuery, `split at ${at}`);
+    // The later part with the number of its first line, and without it (it says nothing that
+    // names a line, so it joins all the same).
+    for (const firstLine of [Promise.resolve(linesBefore(at) + 1), undefined]) {
+      const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstLine, firstByte: at, measures, options });
+      assert.ok(later.packed instanceof Uint8Array, `split at ${at}`);
+      const split = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, at)], later: later.packed, whole: () => { throw new Error('the parts should join'); }, measures, options });
+      assert.deepEqual(split.querySpans, whole.querySpans, `split at ${at}`);
+      assert.deepEqual(split.perQuery, whole.perQuery, `split at ${at}`);
+    }
   }
   await assert.rejects(other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run], firstLine: 2, measures }), /firstByte/);
+});
+
+test('a later part whose first line number is not known is not joined when it names a line: the whole run is read, its lines numbered right', async () => {
+  const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
+  const qrels = readFileSync(join(TREC, 'trec_eval-10.0/qrels.test'));
+  const lines = readFileSync(join(TREC, 'trec_eval-10.0/results.test'), 'utf8').trimEnd().split('\n');
+  const at = lines.findIndex((line) => line.startsWith('303\t'));
+  assert.ok(at > 0);
+  // A score that is not a number, three lines into the later part.
+  lines[at + 3] = lines[at + 3].replace(/\s\S+\s(\S+)$/, '\tx\t$1');
+  const run = Buffer.from(`${lines.join('\n')}\n`);
+  const byte = Buffer.byteLength(`${lines.slice(0, at).join('\n')}\n`);
+  const part = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(byte)], firstByte: byte, measures: ['map'] });
+  let wholeRead = 0;
+  const result = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, byte)], later: part.packed, whole: () => { wholeRead += 1; return [run]; }, measures: ['map'] });
+  assert.equal(wholeRead, 1);
+  assert.equal(result.ok, false);
+  assert.deepEqual(result.errors.map((e) => [e.source, e.line]), [['run', at + 4]]);
+  assert.deepEqual(result.errors, first.evaluate({ qrels, run, measures: ['map'] }).errors);
 });
 
 test('the entries for Node and for browsers export the same names', async () => {

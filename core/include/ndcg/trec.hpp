@@ -547,6 +547,9 @@ struct RunPart {
   std::vector<Diagnostic> warnings;
   bool lists_whole = true;
   std::size_t kept = 0;
+  // Read from a line whose number was not known (Session::continue_run_at_byte): its lines are
+  // numbered from 1, so nothing it says that names a line can be joined.
+  bool lines_unknown = false;
 };
 
 struct Evaluation {
@@ -677,6 +680,10 @@ class Session {
   // whole file's.
   bool can_split() const;
   void continue_run(std::uint32_t first_line, std::uint64_t first_byte = 0);
+  // continue_run when the number of that line is not known (counting the lines before it would
+  // read the first part twice): absorb() then joins the part only when nothing it says names a
+  // line, which is so for a run without errors; else the run is read again by one session.
+  void continue_run_at_byte(std::uint64_t first_byte);
   bool absorb(Session& later);
   // The same across instances of the core (workers): the later session packs its part as bytes
   // (little-endian, starting "ndcg-part1"), and this one absorbs them. False also for bytes that
@@ -700,6 +707,7 @@ class Session {
   std::unique_ptr<RunReader> run_;
   std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
   std::uint64_t first_byte_ = 0;
+  bool lines_unknown_ = false;  // continue_run_at_byte's
 
   bool absorb_part(RunPart& later);
 };
