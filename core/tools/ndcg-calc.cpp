@@ -448,10 +448,11 @@ std::optional<std::uint64_t> split_point(const Input& run, const std::string& pa
 }
 
 // The run read by two threads, split at `at` (split_point): this one reads the qrels and the
-// first part, the other the later part, its lines numbered on from the first's, with the same
-// qrels (trec::Session::share_qrels); the first then takes its queries (trec::Session::absorb),
-// so the output is one session's. `qrels_text` is the whole qrels, read once. nullopt when the
-// parts cannot be joined (a run not grouped by query): it is then read in one.
+// first part, the other the later part with the same qrels (trec::Session::share_qrels) and
+// without the number of its first line (trec::Session::continue_run_at_byte, as Node's worker
+// reads it); the first then takes its queries (trec::Session::absorb), so the output is one
+// session's. `qrels_text` is the whole qrels, read once. nullopt when the parts cannot be joined
+// (a run not grouped by query, or a later part that names a line): it is then read in one.
 std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
                                                      const std::string& path, std::uint64_t size,
                                                      std::uint64_t at,
@@ -463,18 +464,12 @@ std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_te
   std::atomic<std::uint64_t> read_later{0};
   std::string later_error;
   bool later_regroups = false;
-  // The other thread counts the first part's lines, as the reader counts them, while this one
-  // reads the qrels; once they are read, both threads only look them up.
+  // The other thread waits for this one to read the qrels; from then on both only look them up.
   std::promise<void> qrels_read;
   std::thread second([&] {
-    ndcg::LineSplitter counter;
-    later_error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t) {
-      counter.feed(chunk, [](std::string_view, std::uint32_t) {});
-    });
     qrels_read.get_future().wait();
-    if (!later_error.empty()) return;
     later.share_qrels(first);
-    later.continue_run(counter.lines_emitted() + 1);
+    later.continue_run_at_byte(at);
     later_error = read_range(path, at, size, [&](std::string_view chunk, std::uint64_t bytes) {
       later.feed_run(chunk);
       read_later = bytes;

@@ -686,7 +686,7 @@ class Session {
   void continue_run_at_byte(std::uint64_t first_byte);
   bool absorb(Session& later);
   // The same across instances of the core (workers): the later session packs its part as bytes
-  // (little-endian, starting "ndcg-part1"), and this one absorbs them. False also for bytes that
+  // (little-endian, starting "ndcg-part2"), and this one absorbs them. False also for bytes that
   // are not such a part (cut short, from another version): the run is then read in one.
   std::string pack_part();
   bool absorb_packed(std::string_view bytes);
