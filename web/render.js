@@ -309,7 +309,8 @@ export function renderDiagnostics(list, diagnostics, onSelect) {
   // Compared as data first: the notes of a long list (701 documents without a judgment, …) are
   // the same from one keystroke to the next, and building their elements took 0.4 ms.
   const key = `${Boolean(onSelect)}\u0001${diagnostics.map((d) => `${d.kind}\u0000${d.line}\u0000${d.column}\u0000${d.message}`).join('\u0001')}`;
-  const children = diagnostics.length > DIAGNOSTICS_SHOWN + 1 ? DIAGNOSTICS_SHOWN + 1 : diagnostics.length;
+  // Shown as they are up to one more than DIAGNOSTICS_SHOWN, else that many and the fold.
+  const children = Math.min(diagnostics.length, DIAGNOSTICS_SHOWN + 1);
   if (shownDiagnostics.get(list) === key && list.childNodes.length === children) return;
   shownDiagnostics.set(list, key);
   const shown = diagnostics.map((d) => {
@@ -324,7 +325,7 @@ export function renderDiagnostics(list, diagnostics, onSelect) {
     }
     return item;
   });
-  if (shown.length <= DIAGNOSTICS_SHOWN + 1) {
+  if (shown.length === children) {
     replaceIfChanged(list, ...shown);
     return;
   }
