@@ -328,6 +328,27 @@ std::size_t LineSplitter::line_end(std::string_view chunk, std::size_t from) {
   return std::string_view::npos;
 }
 
+// Four vectors of 16 (detail::classify16) make the 64 bits; the line ends at the first control
+// character when that is a '\n' or a '\r'.
+std::size_t LineSplitter::short_line(const char* p, ShortLine& out) {
+  const detail::ByteMasks a = detail::classify16(p);
+  const detail::ByteMasks b = detail::classify16(p + 16);
+  const detail::ByteMasks c = detail::classify16(p + 32);
+  const detail::ByteMasks d = detail::classify16(p + 48);
+  const auto join = [](std::uint32_t w, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+    return std::uint64_t{w} | (std::uint64_t{x} << 16) | (std::uint64_t{y} << 32) |
+           (std::uint64_t{z} << 48);
+  };
+  const std::uint64_t control = join(a.control, b.control, c.control, d.control);
+  if (control == 0) return kNotShort;
+  const auto length = static_cast<std::size_t>(std::countr_zero(control));
+  if (p[length] != '\n' && p[length] != '\r') return kNotShort;
+  const std::uint64_t after = ~std::uint64_t{0} << length;  // the bytes past the line
+  out.blanks = join(a.blank, b.blank, c.blank, d.blank) | after;
+  out.high = (join(a.high, b.high, c.high, d.high) & ~after) != 0;
+  return length;
+}
+
 std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
   double value = 0;
   if (!parse_decimal(text, value, out_of_range)) return std::nullopt;

@@ -500,20 +500,39 @@ bool Evaluator::absorb(RunPart& later) {
 }
 
 // Whether a docno is retrieved twice within the documents kept: one pass over an open-addressed
-// table of ranks, comparing docnos only when their hashes match.
+// table of their docno hashes, which says no at once for the common ranking; when two hashes
+// match, a table of ranks compares the docnos themselves.
 bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
   std::size_t size = 16;
   while (size < order.size() * 2) size *= 2;
-  seen_.assign(size, UINT32_MAX);
+  seen_.assign(size, 0);
+  const std::size_t mask = size - 1;
+  for (const std::uint32_t index : order) {
+    const std::uint64_t hash = run.docs[index].hash | 1;  // never 0, the empty slot
+    for (std::size_t i = static_cast<std::size_t>(hash >> 32) & mask;; i = (i + 1) & mask) {
+      if (seen_[i] == 0) {
+        seen_[i] = hash;
+        break;
+      }
+      if (seen_[i] == hash) return has_repeated_docno(run, order);
+    }
+  }
+  return false;
+}
+
+bool Evaluator::has_repeated_docno(const QueryRun& run, const std::vector<std::uint32_t>& order) {
+  std::size_t size = 16;
+  while (size < order.size() * 2) size *= 2;
+  std::vector<std::uint32_t> seen(size, UINT32_MAX);
   const std::size_t mask = size - 1;
   for (const std::uint32_t index : order) {
     const QueryRun::Doc& doc = run.docs[index];
     for (std::size_t i = static_cast<std::size_t>(doc.hash) & mask;; i = (i + 1) & mask) {
-      if (seen_[i] == UINT32_MAX) {
-        seen_[i] = index;
+      if (seen[i] == UINT32_MAX) {
+        seen[i] = index;
         break;
       }
-      const QueryRun::Doc& other = run.docs[seen_[i]];
+      const QueryRun::Doc& other = run.docs[seen[i]];
       if (other.hash == doc.hash && run.docno(other) == run.docno(doc)) return true;
     }
   }

@@ -214,6 +214,38 @@ bool scan_fields(std::string_view text, Fields& out) {
   return true;
 }
 
+// The fields of a line that LineSplitter classified (a short line): as scan_fields finds them,
+// from the blank bits alone. Every bit past the line is a blank, so each start has its end
+// within the 64 bits, and the k-th end closes the k-th start. (Written into `out` in place: a
+// Fields returned and copied is stored a word at a time and read back a vector at a time,
+// which the CPU cannot forward.)
+void fields_of(const LineSplitter::ShortLine& classes, Fields& out) {
+  constexpr std::size_t N = Fields::N;
+  const std::uint64_t before = (classes.blanks << 1) | 1;  // bit j: byte j - 1 is blank
+  std::uint64_t starts = ~classes.blanks & before;
+  std::uint64_t ends = classes.blanks & ~before;
+  std::size_t count = 0;
+  for (; starts != 0 && count < N; ++count) {
+    out.begin[count] = static_cast<std::uint32_t>(std::countr_zero(starts));
+    out.end[count] = static_cast<std::uint32_t>(std::countr_zero(ends));
+    starts &= starts - 1;
+    ends &= ends - 1;
+  }
+  for (; starts != 0; ++count) starts &= starts - 1;  // fields past the sixth: counted only
+  out.count = count;
+  out.high = classes.high;
+}
+
+// The line's fields: from LineSplitter's classes when it gives them, else read here. False
+// when the line holds a control character other than a tab.
+bool fields_of_line(std::string_view text, const LineSplitter::ShortLine* classes, Fields& out) {
+  if (classes != nullptr) {
+    fields_of(*classes, out);
+    return true;
+  }
+  return scan_fields(text, out);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -256,6 +288,7 @@ const JudgedDocs::Entry* JudgedDocs::find(std::string_view docno, std::uint64_t 
     }
     return nullptr;
   }
+  if (!filtered(hash)) return nullptr;
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
@@ -279,6 +312,7 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
     if (slot == 0) {
       append(docno, hash, grade, line);
       slots_[i] = static_cast<std::uint32_t>(entries_.size());
+      filter(hash);
       return nullptr;
     }
     const Entry& e = entries_[slot - 1];
@@ -297,10 +331,12 @@ void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t
 void JudgedDocs::grow() {
   slots_.assign(std::max<std::size_t>(4 * kScanned, slots_.size() * 2), 0);
   const std::size_t mask = slots_.size() - 1;
+  filter_.assign(slots_.size() / 8, 0);
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     std::size_t i = static_cast<std::size_t>(entries_[k].hash) & mask;
     while (slots_[i] != 0) i = (i + 1) & mask;
     slots_[i] = static_cast<std::uint32_t>(k + 1);
+    filter(entries_[k].hash);
   }
 }
 
@@ -308,7 +344,11 @@ void JudgedDocs::grow() {
 // QrelsReader
 
 void QrelsReader::feed(std::string_view chunk) {
-  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+  lines_.feed(
+      chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); },
+      [this](std::string_view text, std::uint32_t n, const LineSplitter::ShortLine& classes) {
+        line(text, n, &classes);
+      });
 }
 
 NDCG_COLD void QrelsReader::finish() {
@@ -343,14 +383,15 @@ NDCG_COLD void QrelsReader::finish() {
   }
 }
 
-void QrelsReader::line(std::string_view text, std::uint32_t number) {
+void QrelsReader::line(std::string_view text, std::uint32_t number,
+                       const LineSplitter::ShortLine* classes) {
   if (stopped_) return;
   // The common line, after the first judgment: four fields, no control character, in a qrels
   // file (preferences take the general path).
   Fields fields;
   if (judgments_ > 0 && !careful_ && !text.empty() && text.front() != '#' &&
       (format_ == RelFormat::qrels || format_ == RelFormat::qrels_jg) &&
-      scan_fields(text, fields) && fields.count == 4) {
+      fields_of_line(text, classes, fields) && fields.count == 4) {
     const Field f[4] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
                         fields.field(text, 3)};
     judgment(text, number, f);
@@ -616,7 +657,11 @@ void SpanRecorder::append(const std::vector<QuerySpan>& later, bool given_up) {
 // RunReader
 
 void RunReader::feed(std::string_view chunk) {
-  lines_.feed(chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); });
+  lines_.feed(
+      chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); },
+      [this](std::string_view text, std::uint32_t n, const LineSplitter::ShortLine& classes) {
+        line(text, n, &classes);
+      });
 }
 
 NDCG_COLD void RunReader::finish() {
@@ -740,9 +785,10 @@ void RunReader::close_current() {
 // The common line read in one pass: fields split on spaces and tabs, no control character, six
 // fields or more, a decimal score, a docno of an allowed length. Anything else (and the first
 // line, which may belong to a qrels file) returns false, for line() to read and report.
-bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
+bool RunReader::fast_line(std::string_view text, std::uint32_t number,
+                          const LineSplitter::ShortLine* classes) {
   Fields fields;
-  if (!scan_fields(text, fields)) return false;
+  if (!fields_of_line(text, classes, fields)) return false;
   if (fields.count == 0 || text[fields.begin[0]] == '#') return true;  // blank, or a comment
   if (fields.count < 6) return false;
   const Field f[6] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
@@ -755,8 +801,9 @@ bool RunReader::fast_line(std::string_view text, std::uint32_t number) {
   return true;
 }
 
-void RunReader::line(std::string_view text, std::uint32_t number) {
-  if (any_line_ && !careful_ && !stopped_ && fast_line(text, number)) return;
+void RunReader::line(std::string_view text, std::uint32_t number,
+                     const LineSplitter::ShortLine* classes) {
+  if (any_line_ && !careful_ && !stopped_ && fast_line(text, number, classes)) return;
   general_line(text, number);
 }
 
@@ -803,9 +850,15 @@ void RunReader::accept(const Field* f, double score, std::uint32_t column, std::
     current_.qid.assign(f[0].text);
     if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;
   }
-  current_.docs.push_back(
-      QueryRun::Doc{score, number, column, static_cast<std::uint32_t>(current_.docnos.size()),
-                    static_cast<std::uint32_t>(f[2].text.size()), docno_hash(f[2].text)});
+  // Made in place, a field at a time: a Doc made first and copied in is stored a word at a time
+  // and read back a vector at a time, which the CPU cannot forward.
+  QueryRun::Doc& doc = current_.docs.emplace_back();
+  doc.score = score;
+  doc.line = number;
+  doc.column = column;
+  doc.offset = static_cast<std::uint32_t>(current_.docnos.size());
+  doc.length = static_cast<std::uint32_t>(f[2].text.size());
+  doc.hash = docno_hash(f[2].text);
   current_.add_docno(f[2].text);
   kept_ += kRunDocOverhead + f[2].text.size();
   if (kept_ > memory_limit_) {

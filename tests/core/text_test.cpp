@@ -96,6 +96,59 @@ TEST_CASE("parse_decimal accepts plain decimals and nothing else") {
 }
 
 namespace {
+TEST_CASE("LineSplitter's classified lines are its lines, with the classes of their bytes") {
+  // Lines short and long, with tabs, control characters, bytes over 0x7F and every line end.
+  std::uint64_t x = 20261126;
+  const auto next = [&](std::uint64_t bound) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % bound;
+  };
+  const std::string pieces[] = {"a",    "301",  " ",  "\t", "  ", "doc-0001", "12.5", "\xC3\xA9",
+                                "\x7F", "\x01", "\n", "\n", "\n", "\r\n",     "\r"};
+  std::string text;
+  while (text.size() < 20000) text += pieces[next(std::size(pieces))];
+  std::size_t classified = 0;
+  for (const std::size_t chunk : {std::size_t{1}, std::size_t{63}, std::size_t{64},
+                                  std::size_t{100}, std::size_t{4096}, text.size()}) {
+    CAPTURE(chunk);
+    const std::vector<std::pair<std::string, std::uint32_t>> expected =
+        split_in_chunks(text, chunk);
+    std::vector<std::pair<std::string, std::uint32_t>> lines;
+    std::vector<std::uint64_t> starts;
+    LineSplitter splitter;
+    const auto on_line = [&](std::string_view line, std::uint32_t n) {
+      lines.emplace_back(line, n);
+      starts.push_back(splitter.line_start());
+    };
+    const auto on_short_line = [&](std::string_view line, std::uint32_t n,
+                                   const LineSplitter::ShortLine& classes) {
+      on_line(line, n);
+      ++classified;
+      REQUIRE(line.size() <= 63);
+      std::uint64_t blanks = ~std::uint64_t{0} << line.size();
+      bool high = false;
+      for (std::size_t k = 0; k < line.size(); ++k) {
+        const auto c = static_cast<unsigned char>(line[k]);
+        REQUIRE((c >= 0x20 || c == '\t'));
+        REQUIRE(c != 0x7F);
+        if (c == ' ' || c == '\t') blanks |= std::uint64_t{1} << k;
+        high = high || c >= 0x80;
+      }
+      CHECK(classes.blanks == blanks);
+      CHECK(classes.high == high);
+    };
+    for (std::size_t i = 0; i < text.size(); i += chunk) {
+      splitter.feed(std::string_view(text).substr(i, chunk), on_line, on_short_line);
+    }
+    splitter.finish(on_line);
+    CHECK(lines == expected);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      CHECK(text.substr(starts[k], lines[k].first.size()) == lines[k].first);
+    }
+  }
+  CHECK(classified > 1000);
+}
+
 // What parse_decimal accepts, written out as a grammar, with strtod rounding: the reading it must
 // agree with bit for bit.
 std::optional<double> reference_decimal(const std::string& text) {

@@ -20,8 +20,35 @@ namespace ndcg {
 //   lines.finish([](std::string_view line, std::uint32_t number) { ... });
 class LineSplitter {
  public:
+  // A line read whole from a chunk, at most 63 bytes long and free of control characters (tabs
+  // aside), with the classes of its bytes that feed's classifying form found while looking for
+  // its end: bit k of `blanks` is set when byte k is a space or a tab, and every bit from the
+  // line's length up is set too (as if blanks followed it); `high` says whether a byte is 0x80
+  // or more.
+  struct ShortLine {
+    std::uint64_t blanks;
+    bool high;
+  };
+
   template <class OnLine>
   void feed(std::string_view chunk, OnLine&& on_line) {
+    using Unclassified = void(std::string_view, std::uint32_t, const ShortLine&);
+    feed_lines(chunk, on_line, static_cast<Unclassified*>(nullptr));
+  }
+
+  // The same lines, but a line that is a ShortLine goes to on_short_line(line, number, classes)
+  // instead: a reader's fields are then found from the classes (their starts are where a byte
+  // that is not blank follows a blank) without reading its bytes again. The classes of a line
+  // are read 64 bytes at a time from its start, so a line within 63 bytes of the chunk's end
+  // goes to on_line.
+  template <class OnLine, class OnShortLine>
+  void feed(std::string_view chunk, OnLine&& on_line, OnShortLine&& on_short_line) {
+    feed_lines(chunk, on_line, &on_short_line);
+  }
+
+ private:
+  template <class OnLine, class OnShortLine>
+  void feed_lines(std::string_view chunk, OnLine& on_line, OnShortLine* on_short_line) {
     std::size_t start = 0;
     base_ = fed_;
     fed_ += chunk.size();
@@ -41,6 +68,24 @@ class LineSplitter {
       if (chunk[start] == '\n') ++start;
     }
     while (start < chunk.size()) {
+      if (on_short_line != nullptr && partial_.empty() && chunk.size() - start >= 64) {
+        ShortLine classes;
+        const std::size_t length = short_line(chunk.data() + start, classes);
+        if (length != kNotShort) {
+          line_start_ = base_ + start;
+          (*on_short_line)(chunk.substr(start, length), ++line_number_, classes);
+          std::size_t next = start + length + 1;  // past the '\n' or '\r' that ends it
+          if (chunk[start + length] == '\r') {
+            if (next < chunk.size()) {
+              if (chunk[next] == '\n') ++next;
+            } else {
+              pending_cr_ = true;
+            }
+          }
+          start = next;
+          continue;
+        }
+      }
       const std::size_t end = line_end(chunk, start);
       if (end == std::string_view::npos) break;
       emit(chunk.substr(start, end - start), start, on_line);
@@ -60,6 +105,7 @@ class LineSplitter {
     }
   }
 
+ public:
   // Emits the last line if the text did not end with a line break.
   template <class OnLine>
   void finish(OnLine&& on_line) {
@@ -93,6 +139,11 @@ class LineSplitter {
  private:
   // The offset of the first '\n' or '\r' of `chunk` from `from`, or npos (text.cpp).
   static std::size_t line_end(std::string_view chunk, std::size_t from);
+  // The length of the line that starts at p, from the classes of p[0..64) (text.cpp): the offset
+  // of its '\n' or '\r', with its classes in `out`; kNotShort when the line is longer than 63
+  // bytes or holds another control character.
+  static constexpr std::size_t kNotShort = ~std::size_t{0};
+  static std::size_t short_line(const char* p, ShortLine& out);
 
   template <class OnLine>
   void emit(std::string_view piece, std::size_t start, OnLine& on_line) {
