@@ -972,5 +972,9 @@ TEST_CASE("a query's judgments are held at their size once read, and every docno
     const JudgedDocs::Entry* entry = docs.find(docno);
     REQUIRE(entry != nullptr);
     CHECK(docs.docno(*entry) == docno);
+    // Docnos not judged there, whose bits in its filter may be set by others: none is found.
+    for (const std::string& other : {docno + "-", "x" + docno, docno + "-" + qid + "x"}) {
+      CHECK(docs.find(other) == nullptr);
+    }
   }
 }
