@@ -500,21 +500,23 @@ bool Evaluator::absorb(RunPart& later) {
 }
 
 // Whether a docno is retrieved twice within the documents kept: one pass over an open-addressed
-// table of their docno hashes, which says no at once for the common ranking; when two hashes
-// match, a table of ranks compares the docnos themselves.
+// table of 31 bits of their docno hashes (cleared for every query: 8 KB for 1,000 documents),
+// which says no at once for the common ranking; when two match (for 1,000 docnos, at most about
+// once in 4,000 rankings), a table of ranks compares the docnos themselves.
 bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
   std::size_t size = 16;
   while (size < order.size() * 2) size *= 2;
   seen_.assign(size, 0);
   const std::size_t mask = size - 1;
   for (const std::uint32_t index : order) {
-    const std::uint64_t hash = run.docs[index].hash | 1;  // never 0, the empty slot
-    for (std::size_t i = static_cast<std::size_t>(hash >> 32) & mask;; i = (i + 1) & mask) {
+    const std::uint64_t hash = run.docs[index].hash;
+    const auto high = static_cast<std::uint32_t>(hash >> 32) | 1;  // never 0, the empty slot
+    for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
       if (seen_[i] == 0) {
-        seen_[i] = hash;
+        seen_[i] = high;
         break;
       }
-      if (seen_[i] == hash) return has_repeated_docno(run, order);
+      if (seen_[i] == high) return has_repeated_docno(run, order);
     }
   }
   return false;

@@ -21,7 +21,9 @@
 //     not given; here the query is left out with a warning. Every such difference is a warning.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -86,6 +88,8 @@ class JudgedDocs {
                       std::uint32_t line);
   const Entry* find(std::string_view docno, std::uint64_t hash) const;
   const Entry* find(std::string_view docno) const { return find(docno, docno_hash(docno)); }
+  // Room for as many judgments as `other` holds (for an empty table).
+  void reserve_like(const JudgedDocs& other);
   // Gives back what the entries and docnos hold beyond their size (a vector grown by doubling
   // holds up to twice what it needs): for a query whose judgments are all read.
   // (By copying: without exceptions, libstdc++'s shrink_to_fit does nothing.)
@@ -269,16 +273,51 @@ struct QueryRun {
     std::uint32_t length;
     std::uint64_t hash;  // docno_hash of the docno
   };
+  // The docnos, one after another: appended to as a vector<char> is, by doubling, but inline
+  // (libc++'s vector::insert is a call per document).
+  class Docnos {
+   public:
+    Docnos() = default;
+    Docnos(Docnos&&) = default;
+    Docnos& operator=(Docnos&&) = default;
+    Docnos(const Docnos& other) { append(std::string_view(other.data(), other.size())); }
+    Docnos& operator=(const Docnos& other) {
+      if (this != &other) {
+        clear();
+        append(std::string_view(other.data(), other.size()));
+      }
+      return *this;
+    }
+    std::size_t size() const { return size_; }
+    const char* data() const { return bytes_.get(); }
+    void clear() { size_ = 0; }
+    void append(std::string_view docno) {
+      if (capacity_ - size_ < docno.size()) grow(docno.size());
+      if (!docno.empty()) std::memcpy(bytes_.get() + size_, docno.data(), docno.size());
+      size_ += docno.size();
+    }
+
+   private:
+    void grow(std::size_t more) {
+      const std::size_t capacity = std::max(2 * capacity_, size_ + more);
+      std::unique_ptr<char[]> bytes(new char[capacity]);
+      if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
+      bytes_ = std::move(bytes);
+      capacity_ = capacity;
+    }
+    std::unique_ptr<char[]> bytes_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+  };
+
   std::string qid;
   std::vector<Doc> docs;
-  std::vector<char> docnos;  // a vector, not a string: its appends inline
+  Docnos docnos;
 
   std::string_view docno(const Doc& d) const {
     return std::string_view(docnos.data() + d.offset, d.length);
   }
-  void add_docno(std::string_view docno) {
-    docnos.insert(docnos.end(), docno.begin(), docno.end());
-  }
+  void add_docno(std::string_view docno) { docnos.append(docno); }
 };
 
 // Reads "qid Q0 docno rank score tag" lines in chunks of any size and hands over each query as
@@ -643,7 +682,7 @@ class Evaluator {
   std::map<std::string, Explanation> explanations_;  // explain_all
   // Scratch space of evaluate(), kept from query to query: the ranking, and its docnos sorted.
   std::vector<std::uint32_t> order_;
-  std::vector<std::uint64_t> seen_;  // an open-addressed table of docno hashes
+  std::vector<std::uint32_t> seen_;  // an open-addressed table of docno hashes' high halves
   std::optional<Working> working_;
   DiagnosticList errors_;
   DiagnosticList warnings_;
