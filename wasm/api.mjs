@@ -223,6 +223,17 @@ function shapeSpans({ qrelsSpans, runSpans }) {
   return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
 }
 
+/**
+ * The result of a session whose reading is done: shapeEvaluation's, or, when the request asks
+ * only for what ndcg-calc prints (commandLine.only), { ok, commandLine } without the values.
+ */
+export function concludeEvaluation(session, request) {
+  const { commandLine } = request;
+  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request.trecText, commandLine);
+  const ok = session.conclude();
+  return { ok, commandLine: session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName) };
+}
+
 export function shapeEvaluation(raw, session, trecText, commandLine) {
   // What ndcg-calc prints for this result, formatted by the core (ndcg/cli.hpp).
   const printed = commandLine
@@ -718,7 +729,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
           await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
-        return shapeEvaluation(session.result(), session, request.trecText, request.commandLine);
+        return concludeEvaluation(session, request);
       } catch (error) {
         if (error instanceof CalculatorUsageError) throw error;
         if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {

@@ -507,17 +507,27 @@ class TrecSession : public FedSession {
   }
 #endif
 
-  val result() {
-    val out = val::object();
+  // The evaluation, kept for formatTrec and commandLineReport, without building its values in
+  // JS: for a caller that only prints them (result() builds an object a query). Whether it is ok.
+  bool conclude() {
     if (!option_errors_.empty()) {
       evaluation_ = ndcg::trec::Evaluation{};
       evaluation_.errors = option_errors_.finish();
+      return false;
+    }
+    evaluation_ = session_->result();
+    return evaluation_.ok;
+  }
+
+  val result() {
+    val out = val::object();
+    conclude();
+    if (!option_errors_.empty()) {
       out.set("ok", false);
       out.set("errors", diagnostics_to_js(evaluation_.errors));
       out.set("warnings", val::array());
       return out;
     }
-    evaluation_ = session_->result();
     const ndcg::trec::Evaluation& e = evaluation_;
     out.set("ok", e.ok);
     out.set("errors", diagnostics_to_js(e.errors));
@@ -805,6 +815,7 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("packPart", &TrecSession::packPart)
       .function("absorbPart", &TrecSession::absorbPart)
 #endif
+      .function("conclude", &TrecSession::conclude)
       .function("result", &TrecSession::result)
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE

@@ -239,8 +239,22 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
   /**
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
    * stderr, exit status), the files named as given. Node's core only (wasm/cli.mjs uses it).
+   * With `only`, the result is just { ok, commandLine } (PrintedEvaluation): the values are not
+   * built in JS, which for thousands of queries takes longer than printing them.
    */
-  commandLine?: { argv: string[]; qrelsName: string; runName: string };
+  commandLine?: { argv: string[]; qrelsName: string; runName: string; only?: boolean };
+}
+
+/** evaluateSplit()'s request: a StreamRequest whose `run` is the first part of the run. */
+export interface SplitRequest extends StreamRequest {
+  later: Promise<Uint8Array | null> | Uint8Array | null;
+  whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+}
+
+/** What evaluateStreams() and evaluateSplit() return for a request with commandLine.only. */
+export interface PrintedEvaluation {
+  ok: boolean;
+  commandLine: { out: string; err: string; status: number };
 }
 
 /** ndcg-calc's arguments, as the core reads them (the native program reads them the same way). */
@@ -430,6 +444,7 @@ export interface Calculator {
   /** TREC evaluation with trec_eval 10.0's semantics. Never throws for any file content. */
   evaluate(request: EvaluateRequest): Evaluation;
   /** The same over streams, for files too large to hold. */
+  evaluateStreams(request: StreamRequest & { commandLine: { only: true } }): Promise<PrintedEvaluation>;
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /**
    * evaluateStreams() for a run split between two instances of the core: `run` gives its first
@@ -438,7 +453,8 @@ export interface Calculator {
    * parts cannot be joined (a run not grouped by query). The result is the one reading the whole
    * run gives. Node's entry only (wasm/split.mjs), as are the two below.
    */
-  evaluateSplit(request: StreamRequest & { later: Promise<Uint8Array | null> | Uint8Array | null; whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array> }): Promise<Evaluation>;
+  evaluateSplit(request: SplitRequest & { commandLine: { only: true } }): Promise<PrintedEvaluation>;
+  evaluateSplit(request: SplitRequest): Promise<Evaluation>;
   /**
    * The later part of a run split between two instances (see evaluateSplit): the qrels,
    * and the run's chunks from a line where a query starts, its first byte at offset `firstByte`

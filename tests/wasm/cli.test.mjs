@@ -249,6 +249,24 @@ test('a later part whose first line number is not known is not joined when it na
   assert.deepEqual(result.errors, first.evaluate({ qrels, run, measures: ['map'] }).errors);
 });
 
+test('commandLine.only gives what ndcg-calc prints and nothing else, read whole or split, ok or not', async () => {
+  const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
+  const qrels = readFileSync(join(TREC, 'trec_eval-10.0/qrels.test'));
+  const run = readFileSync(join(TREC, 'trec_eval-10.0/results.test'));
+  const at = run.indexOf('\n303\t') + 1;
+  assert.ok(at > 0);
+  for (const [argv, measures] of [[['-q', '-m', 'map', '-m', 'P.5'], ['map', 'P.5']], [['-m', 'nope'], ['nope']]]) {
+    const commandLine = { argv: [...argv, 'q', 'r'], qrelsName: 'q', runName: 'r' };
+    const full = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine });
+    const only = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine: { ...commandLine, only: true } });
+    assert.deepEqual(only, { ok: full.ok, commandLine: full.commandLine });
+    assert.equal(only.ok, measures[0] !== 'nope');
+    const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstByte: at, measures });
+    const split = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, at)], later: later.packed, whole: () => [run], measures, commandLine: { ...commandLine, only: true } });
+    assert.deepEqual(split, only);
+  }
+});
+
 test('the entries for Node and for browsers export the same names', async () => {
   const [node, browser] = await Promise.all([import('../../wasm/index.mjs'), import('../../wasm/index.browser.mjs')]);
   assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
