@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -81,13 +81,51 @@ async function main(argv) {
 }
 
 /**
- * A thread of ndcg-calc (wasm/worker.mjs) given `workerData`: resolves { worker, result }, its
- * progress going to `onProgress`, and `result` resolving with what it hands back, or null when
- * it fails or ends without.
+ * A worker started before the arguments are read, when they look like the evaluation of a run
+ * large enough to be split (splitRun): it boots (about 50 ms for a thread of its own, its
+ * modules loaded) while this thread compiles the core and reads the arguments, and waits for its
+ * task (worker.mjs). Null otherwise. Unused, it keeps nothing alive, and the process ends
+ * without it.
+ */
+function workerStartedEarly(argv) {
+  const run = argv.at(-1);
+  if (argv.length < 2 || argv[0] === 'compare' || availableParallelism() < 2 || typeof run !== 'string' || run.startsWith('-')) return null;
+  try {
+    const info = statSync(run);
+    if (!info.isFile() || info.size < splitThreshold()) return null;
+  } catch {
+    return null;
+  }
+  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { task: 'wait' } });
+  worker.unref();
+  const early = { worker, ended: false };
+  // A worker that failed before it was given a task is not used (startWorker starts another).
+  worker.on('error', () => {});
+  worker.once('exit', () => {
+    early.ended = true;
+  });
+  return early;
+}
+let earlyWorker = workerStartedEarly(process.argv.slice(2));
+
+/**
+ * A thread of ndcg-calc (wasm/worker.mjs) given `workerData` (the one started early, when there
+ * is one): resolves { worker, result }, its progress going to `onProgress`, and `result`
+ * resolving with what it hands back, or null when it fails or ends without.
  */
 async function startWorker(workerData, onProgress) {
   // The core as compiled here, which the worker uses rather than compiling it again.
-  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { ...workerData, core: await compiledCore() } });
+  const data = { ...workerData, core: await compiledCore() };
+  const early = earlyWorker;
+  earlyWorker = null;
+  let worker;
+  if (early !== null && !early.ended) {
+    worker = early.worker;
+    worker.ref();
+    worker.postMessage(data);
+  } else {
+    worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: data });
+  }
   const result = new Promise((resolve) => {
     worker.on('message', (message) => {
       if (message.type === 'progress') onProgress?.(message.progress);

@@ -8,12 +8,15 @@ import { fileChunks, opener } from './files.mjs';
 import { createCalculator, useCompiledCore } from './index.mjs';
 
 const progress = (p) => parentPort.postMessage({ type: 'progress', progress: p });
+// Started before its task was known ('wait', cli.mjs's workerStartedEarly): the task comes as
+// the first message.
+const task = workerData.task === 'wait' ? await new Promise((resolve) => parentPort.once('message', resolve)) : workerData;
 // The core as the thread that started this one compiled it.
-if (workerData.core) useCompiledCore(workerData.core);
+if (task.core) useCompiledCore(task.core);
 const calc = await createCalculator();
 
-if (workerData.task === 'later-part') {
-  const { qrelsPath, runPath, from, measures, options } = workerData;
+if (task.task === 'later-part') {
+  const { qrelsPath, runPath, from, measures, options } = task;
   // The number of the part's first line is not known here (see splitRun in cli.mjs).
   const result = await calc.evaluateLaterPart({
     qrels: await opener(qrelsPath),
@@ -25,7 +28,7 @@ if (workerData.task === 'later-part') {
   });
   parentPort.postMessage({ type: 'done', result }, result.packed ? [result.packed.buffer] : []);
 } else {
-  const { qrelsPath, runs, measures, options } = workerData;
+  const { qrelsPath, runs, measures, options } = task;
   const result = await calc.evaluateForComparison({
     qrels: await opener(qrelsPath),
     runs: new Map(await Promise.all(runs.map(async ({ name, path }) => [name, await opener(path)]))),

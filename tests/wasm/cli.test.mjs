@@ -374,6 +374,24 @@ test('both programs read a run split between two threads as in one: the same byt
   }
 });
 
+test('Node\'s ndcg-calc ends as soon as its work is done when the thread it started early is not used', () => {
+  // NDCG_CALC_SPLIT_BYTES=1 starts a worker before the arguments are read for any run named last
+  // (cli.mjs's workerStartedEarly); a gzipped run, help and a bad flag then leave it unused.
+  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-early-'));
+  const gz = join(dir, 'basic.run.gz');
+  writeFileSync(gz, gzipSync(readFileSync(join(TREC, 'basic.run'))));
+  const node = CLIS.find((cli) => !cli.name.includes('native'));
+  const env = { ...process.env, NDCG_CALC_SPLIT_BYTES: '1' };
+  const whole = spawnSync(node.command, [...node.args, '-m', 'map', 'basic.qrels', 'basic.run'], { cwd: TREC, encoding: 'utf8' });
+  const gzipped = spawnSync(node.command, [...node.args, '-m', 'map', 'basic.qrels', gz], { cwd: TREC, encoding: 'utf8', env, timeout: 20000 });
+  assert.equal(gzipped.status, 0, gzipped.stderr);
+  assert.equal(gzipped.stdout, whole.stdout);
+  const help = spawnSync(node.command, [...node.args, '-h', 'basic.run'], { cwd: TREC, encoding: 'utf8', env, timeout: 20000 });
+  assert.equal(help.status, 0);
+  const bad = spawnSync(node.command, [...node.args, '-m', 'nope', 'basic.qrels', 'basic.run'], { cwd: TREC, encoding: 'utf8', env, timeout: 20000 });
+  assert.equal(bad.status, 2);
+});
+
 test('a damaged gzipped run is an error naming the file, from both programs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-damaged-'));
   const run = join(dir, 'run.gz');
