@@ -274,20 +274,15 @@ struct QueryRun {
     std::uint64_t hash;  // docno_hash of the docno
   };
   // The docnos, one after another: appended to as a vector<char> is, by doubling, but inline
-  // (libc++'s vector::insert is a call per document).
+  // (libc++'s vector::insert is a call per document). Moved, never copied: a query's documents
+  // go from the reader to the evaluation as they are.
   class Docnos {
    public:
     Docnos() = default;
     Docnos(Docnos&&) = default;
     Docnos& operator=(Docnos&&) = default;
-    Docnos(const Docnos& other) { append(std::string_view(other.data(), other.size())); }
-    Docnos& operator=(const Docnos& other) {
-      if (this != &other) {
-        clear();
-        append(std::string_view(other.data(), other.size()));
-      }
-      return *this;
-    }
+    Docnos(const Docnos& other) = delete;
+    Docnos& operator=(const Docnos& other) = delete;
     std::size_t size() const { return size_; }
     const char* data() const { return bytes_.get(); }
     void clear() { size_ = 0; }
