@@ -818,13 +818,13 @@ bool RunReader::fast_line(std::string_view text, std::uint32_t number,
   if (!fields_of_line(text, classes, fields)) return false;
   if (fields.count == 0 || text[fields.begin[0]] == '#') return true;  // blank, or a comment
   if (fields.count < 6) return false;
-  const Field f[6] = {fields.field(text, 0), fields.field(text, 1), fields.field(text, 2),
-                      fields.field(text, 3), fields.field(text, 4), fields.field(text, 5)};
-  if (f[2].text.size() > kMaxDocIdBytes) return false;
+  // The fields read: the query, the docno, the score and the tag (not "Q0" nor the rank).
+  const Field docno = fields.field(text, 2);
+  if (docno.text.size() > kMaxDocIdBytes) return false;
   double score = 0;
-  if (!parse_decimal(f[4].text, score)) return false;
-  const std::uint32_t column = fields.high ? column_of(text, f[2].offset) : f[2].offset + 1;
-  accept(f, score, column, number);
+  if (!parse_decimal(fields.field(text, 4).text, score)) return false;
+  const std::uint32_t column = fields.high ? column_of(text, docno.offset) : docno.offset + 1;
+  accept(fields.field(text, 0).text, docno.text, score, fields.field(text, 5).text, column, number);
   return true;
 }
 
@@ -865,16 +865,17 @@ NDCG_COLD void RunReader::general_line(std::string_view text, std::uint32_t numb
     return;
   }
   if (report_long_docno(f[2], text, number, Source::run, errors_)) return;
-  accept(f, *score, column_of(text, f[2].offset), number);
+  accept(f[0].text, f[2].text, *score, f[5].text, column_of(text, f[2].offset), number);
 }
 
-void RunReader::accept(const Field* f, double score, std::uint32_t column, std::uint32_t number) {
+void RunReader::accept(std::string_view qid, std::string_view docno, double score,
+                       std::string_view tag, std::uint32_t column, std::uint32_t number) {
   // trec_eval's runid is the tag of the last line.
-  if (!same_text(f[5].text, run_tag_)) run_tag_.assign(f[5].text);
-  if (!same_text(f[0].text, current_.qid)) {
-    spans_.begin(f[0].text, lines_.line_start());
+  if (!same_text(tag, run_tag_)) run_tag_.assign(tag);
+  if (!same_text(qid, current_.qid)) {
+    spans_.begin(qid, lines_.line_start());
     close_current();
-    current_.qid.assign(f[0].text);
+    current_.qid.assign(qid);
     if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;
   }
   // Made in place, a field at a time: a Doc made first and copied in is stored a word at a time
@@ -884,10 +885,10 @@ void RunReader::accept(const Field* f, double score, std::uint32_t column, std::
   doc.line = number;
   doc.column = column;
   doc.offset = static_cast<std::uint32_t>(current_.docnos.size());
-  doc.length = static_cast<std::uint32_t>(f[2].text.size());
-  doc.hash = docno_hash(f[2].text);
-  current_.add_docno(f[2].text);
-  kept_ += kRunDocOverhead + f[2].text.size();
+  doc.length = static_cast<std::uint32_t>(docno.size());
+  doc.hash = docno_hash(docno);
+  current_.add_docno(docno);
+  kept_ += kRunDocOverhead + docno.size();
   if (kept_ > memory_limit_) {
     errors_.add(Source::run, number, 0,
                 buffer_all_

@@ -44,22 +44,27 @@ class Reader {
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
 
-  // The next chunk into `out` (empty at the end); false with `error` set when reading fails.
-  bool next(std::string& out, std::string& error) {
-    out.clear();
+  // The next chunk (empty at the end), valid until the next call: the bytes as read, or as
+  // inflated, in this reader's buffers (not copied out: a copy of each 1 MiB read was 3 % of
+  // the native program's time). False with `error` set when reading fails.
+  bool next(std::string_view& out, std::string& error) {
+    out = {};
     if (!started_ && !start(error)) return false;
     if (!inflating_) {
       if (pending_ > 0) {
-        out.assign(raw_.data(), pending_);
+        out = std::string_view(raw_.data(), pending_);
         pending_ = 0;
         return true;
       }
-      return fill(out, error);
+      const ssize_t n = read_some(raw_.data(), raw_.size(), error);
+      if (n < 0) return false;
+      out = std::string_view(raw_.data(), static_cast<std::size_t>(n));
+      return true;
     }
-    out.resize(kChunk);
-    stream_.next_out = reinterpret_cast<Bytef*>(out.data());
-    stream_.avail_out = static_cast<uInt>(out.size());
-    while (stream_.avail_out == out.size()) {
+    inflated_.resize(kChunk);
+    stream_.next_out = reinterpret_cast<Bytef*>(inflated_.data());
+    stream_.avail_out = static_cast<uInt>(inflated_.size());
+    while (stream_.avail_out == inflated_.size()) {
       if (stream_.avail_in == 0) {
         if (pending_ == 0) {
           const ssize_t n = read_some(raw_.data(), raw_.size(), error);
@@ -89,7 +94,7 @@ class Reader {
         return false;
       }
     }
-    out.resize(out.size() - stream_.avail_out);
+    out = std::string_view(inflated_.data(), inflated_.size() - stream_.avail_out);
     return true;
   }
 
@@ -102,12 +107,6 @@ class Reader {
       error = std::strerror(errno);
       return -1;
     }
-  }
-  bool fill(std::string& out, std::string& error) {
-    const ssize_t n = read_some(raw_.data(), raw_.size(), error);
-    if (n < 0) return false;
-    out.assign(raw_.data(), static_cast<std::size_t>(n));
-    return true;
   }
   bool start(std::string& error) {
     started_ = true;
@@ -132,6 +131,7 @@ class Reader {
 
   int fd_;
   std::vector<char> raw_;
+  std::vector<char> inflated_;
   std::size_t pending_ = 0;  // bytes of raw_ read but not yet handed over or inflated
   bool started_ = false;
   bool inflating_ = false;
@@ -186,7 +186,7 @@ class Input {
       }
     }
     Reader reader(fd);
-    std::string chunk;
+    std::string_view chunk;
     std::string error;
     std::uint64_t bytes = 0;
     // The copy for a second reading holds the inflated text, so it is read without gzip.
@@ -195,7 +195,7 @@ class Input {
         return "cannot keep a copy for a second reading: " + std::string(std::strerror(errno));
       }
       bytes += chunk.size();
-      feed(std::string_view(chunk), bytes);
+      feed(chunk, bytes);
     }
     return error;
   }
