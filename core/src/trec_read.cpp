@@ -292,14 +292,15 @@ std::uint64_t docno_hash(std::string_view docno) {
   return h ^ (h >> 32);
 }
 
-const JudgedDocs::Entry* JudgedDocs::find(std::string_view docno, std::uint64_t hash) const {
+// Past the filter (find): the entries scanned while they are few, else the slots probed.
+const JudgedDocs::Entry* JudgedDocs::find_in_table(std::string_view docno,
+                                                   std::uint64_t hash) const {
   if (slots_.empty()) {
     for (const Entry& e : entries_) {
       if (e.hash == hash && this->docno(e) == docno) return &e;
     }
     return nullptr;
   }
-  if (!filtered(hash)) return nullptr;
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
@@ -344,7 +345,7 @@ void JudgedDocs::reserve_like(const JudgedDocs& other) {
   std::size_t size = 4 * kScanned;
   while (size < 2 * other.entries_.size()) size *= 2;
   slots_.assign(size, 0);
-  filter_.assign(size / 8, 0);
+  size_filter();
 }
 
 // Kept at most half full: doubles the table (from four times kScanned, when the entries outgrow
@@ -352,7 +353,7 @@ void JudgedDocs::reserve_like(const JudgedDocs& other) {
 void JudgedDocs::grow() {
   slots_.assign(std::max<std::size_t>(4 * kScanned, slots_.size() * 2), 0);
   const std::size_t mask = slots_.size() - 1;
-  filter_.assign(slots_.size() / 8, 0);
+  size_filter();
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     std::size_t i = static_cast<std::size_t>(entries_[k].hash) & mask;
     while (slots_[i] != 0) i = (i + 1) & mask;
