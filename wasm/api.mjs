@@ -231,14 +231,16 @@ export function concludeEvaluation(session, request) {
   const { commandLine } = request;
   if (!commandLine?.only) return shapeEvaluation(session.result(), session, request.trecText, commandLine);
   const ok = session.conclude();
-  return { ok, commandLine: session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName) };
+  return { ok, commandLine: printedReport(session, commandLine) };
+}
+
+// What ndcg-calc prints for a session's last result, formatted by the core (ndcg/cli.hpp).
+function printedReport(session, commandLine) {
+  return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName);
 }
 
 export function shapeEvaluation(raw, session, trecText, commandLine) {
-  // What ndcg-calc prints for this result, formatted by the core (ndcg/cli.hpp).
-  const printed = commandLine
-    ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName)
-    : undefined;
+  const printed = commandLine ? printedReport(session, commandLine) : undefined;
   if (!raw.ok) {
     const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
     if (printed) failed.commandLine = printed;

@@ -2,7 +2,7 @@
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
 import { readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -89,10 +89,9 @@ async function main(argv) {
  */
 function workerStartedEarly(argv) {
   const run = argv.at(-1);
-  if (argv.length < 2 || argv[0] === 'compare' || availableParallelism() < 2 || typeof run !== 'string' || run.startsWith('-')) return null;
+  if (argv.length < 2 || argv[0] === 'compare' || typeof run !== 'string' || run.startsWith('-')) return null;
   try {
-    const info = statSync(run);
-    if (!info.isFile() || info.size < splitThreshold()) return null;
+    if (!largeEnoughToSplit(statSync(run))) return null;
   } catch {
     return null;
   }
@@ -147,6 +146,11 @@ function splitThreshold() {
   return set && /^\d+$/.test(set) ? Number(set) : 64 * 1048576;
 }
 
+/** Whether a run whose stat is `info` is split (splitRun): a regular file of at least splitThreshold() bytes, on two cores or more. */
+function largeEnoughToSplit(info) {
+  return info.isFile() && info.size >= splitThreshold() && availableParallelism() >= 2;
+}
+
 /**
  * A large run (a regular file, not gzipped, at least splitThreshold() bytes, on two cores or
  * more) split between this thread and a worker (wasm/worker.mjs) at the first query boundary
@@ -158,8 +162,9 @@ function splitThreshold() {
  * named right. Resolves { first, later, onProgress, stop } or null, for a run read in one.
  */
 async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
-  const size = await sizeOf(runPath);
-  if (size < splitThreshold() || availableParallelism() < 2 || !(await isRegularFile(runPath))) return null;
+  const info = runPath === '-' ? null : await stat(runPath).catch(() => null);
+  if (info === null || !largeEnoughToSplit(info)) return null;
+  const { size } = info;
   const handle = await open(runPath, 'r');
   let at;
   try {

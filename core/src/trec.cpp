@@ -503,9 +503,19 @@ bool Evaluator::absorb(RunPart& later) {
 // table of 31 bits of their docno hashes (cleared for every query: 8 KB for 1,000 documents),
 // which says no at once for the common ranking; when two match (for 1,000 docnos, at most about
 // once in 4,000 rankings), a table of ranks compares the docnos themselves.
-bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
+namespace {
+
+// The size of an open-addressed table for `count` documents: a power of two, at most half full.
+std::size_t repeat_table_size(std::size_t count) {
   std::size_t size = 16;
-  while (size < order.size() * 2) size *= 2;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+}  // namespace
+
+bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order) {
+  const std::size_t size = repeat_table_size(order.size());
   seen_.assign(size, 0);
   const std::size_t mask = size - 1;
   for (const std::uint32_t index : order) {
@@ -523,8 +533,7 @@ bool Evaluator::has_repeat(const QueryRun& run, const std::vector<std::uint32_t>
 }
 
 bool Evaluator::has_repeated_docno(const QueryRun& run, const std::vector<std::uint32_t>& order) {
-  std::size_t size = 16;
-  while (size < order.size() * 2) size *= 2;
+  const std::size_t size = repeat_table_size(order.size());
   std::vector<std::uint32_t> seen(size, UINT32_MAX);
   const std::size_t mask = size - 1;
   for (const std::uint32_t index : order) {
