@@ -26,8 +26,8 @@ struct Ranked {
   // Judged documents per grade >= 0 in the qrels, ascending grade, counts > 0: sparse, so a
   // grade of 10^18 costs one entry.
   std::vector<std::pair<std::int64_t, std::int64_t>> levels;
-  std::int64_t num_rel = 0;          // judged documents with grade >= the evaluation's -l
-  std::int64_t num_rel_ret = 0;      // ranked ones
+  std::int64_t num_rel = 0;      // judged documents with grade >= the evaluation's -l
+  std::int64_t num_rel_ret = 0;  // ranked ones
 
   std::int64_t num_ret() const { return static_cast<std::int64_t>(rel.size()); }
   // One past the highest grade judged (0 when none): trec_eval's number of relevance levels.
@@ -53,8 +53,9 @@ struct MeasureContext {
 // Computes measure `m` of the catalogue for one query.
 // `groups`: the query ranked against each judgment group (-R qrels_jg), for the *_avgjg
 // measures, which average over them.
-void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
-                     MeasureOutput out, const std::vector<Ranked>* groups = nullptr);
+NDCG_OUT_OF_LINE void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c,
+                                      MeasureOutput out,
+                                      const std::vector<Ranked>* groups = nullptr);
 
 // Whether a measure reads judgment groups (-R qrels_jg), and whether it can be computed from a
 // relevance file of the given format (runid and num_q from any).
@@ -63,9 +64,9 @@ bool reads_format(const MeasureDef& d, RelFormat format);
 
 // The working of column `index` of measure `m` for one query: `docnos` are the ranked
 // documents as `r` ranks them; `value` is the value computed for it.
-Working measure_working(const Measure& m, std::size_t index, const Ranked& r,
-                        const MeasureContext& c, const std::vector<std::string_view>& docnos,
-                        double value);
+NDCG_OUT_OF_LINE Working measure_working(const Measure& m, std::size_t index, const Ranked& r,
+                                         const MeasureContext& c,
+                                         const std::vector<std::string_view>& docnos, double value);
 
 // The number of output columns of a measure, and their names.
 std::vector<std::string> column_names(const Measure& m);
@@ -84,6 +85,6 @@ struct Gains {
   bool exact = true;
   double gain_of(std::int64_t grade) const;
 };
-Gains gains_of(const Measure& m, const Ranked& r);
+NDCG_OUT_OF_LINE Gains gains_of(const Measure& m, const Ranked& r);
 
 }  // namespace ndcg::trec

@@ -38,6 +38,18 @@
 #include "ndcg/explain.hpp"
 #include "ndcg/text.hpp"
 
+// A function that runs once per query or more rarely, kept out of the function that calls it.
+// A WebAssembly engine optimises a function whole once it is hot: inlined into the evaluation of
+// a query, the rare paths (preferences, workings, explanations, a repeat's report) made it 59 KB
+// of wasm, which V8 took 83-147 ms and 24 MB to optimise, on a core the other thread wanted.
+#if defined(__GNUC__)
+#define NDCG_OUT_OF_LINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NDCG_OUT_OF_LINE __declspec(noinline)
+#else
+#define NDCG_OUT_OF_LINE
+#endif
+
 namespace ndcg::trec {
 
 // ---------------------------------------------------------------------------------------------
@@ -688,16 +700,19 @@ class Evaluator {
   QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
   bool has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
   bool has_repeated_docno(const QueryRun& run, const std::vector<std::uint32_t>& order);
-  void report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
+  NDCG_OUT_OF_LINE void report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
   QueryValues zeroed(const std::string& qid) const;  // every column 0 (or "")
-  QueryValues evaluate_preferences(const QueryRun& run, const std::vector<std::uint32_t>& order,
-                                   const QueryQrels& qrels);
-  Explanation explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
-                          const QueryQrels& qrels);
+  NDCG_OUT_OF_LINE QueryValues evaluate_preferences(const QueryRun& run,
+                                                    const std::vector<std::uint32_t>& order,
+                                                    const QueryQrels& qrels);
+  NDCG_OUT_OF_LINE Explanation explain_one(const QueryRun& run,
+                                           const std::vector<std::uint32_t>& order,
+                                           const QueryQrels& qrels);
   // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
   // measure's gain map when it has one, the whole ranking and ideal unless `cutoff` > 0.
-  Explanation explain_conventions(const QueryRun& run, const QueryQrels& qrels,
-                                  const Measure* gain_map, std::int64_t cutoff) const;
+  NDCG_OUT_OF_LINE Explanation explain_conventions(const QueryRun& run, const QueryQrels& qrels,
+                                                   const Measure* gain_map,
+                                                   std::int64_t cutoff) const;
 
   const QrelsReader& qrels_;
   EvalOptions options_;
