@@ -338,20 +338,32 @@ void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t
   docnos_.insert(docnos_.end(), docno.begin(), docno.end());
 }
 
-void JudgedDocs::reserve_like(const JudgedDocs& other) {
-  entries_.reserve(other.entries_.size());
-  docnos_.reserve(other.docnos_.size());
-  if (other.entries_.size() <= kScanned) return;
-  std::size_t size = 4 * kScanned;
-  while (size < 2 * other.entries_.size()) size *= 2;
-  slots_.assign(size, 0);
-  size_filter();
+void JudgedDocs::settle(JudgedDocs& building) {
+  entries_.assign(building.entries_.begin(), building.entries_.end());
+  docnos_.assign(building.docnos_.begin(), building.docnos_.end());
+  const std::size_t size = table_size(entries_.size());
+  if (size == building.slots_.size()) {
+    slots_ = building.slots_;
+    filter_ = building.filter_;
+    filter_mask_ = building.filter_mask_;
+  } else if (size > 0) {
+    place_all(size);
+  }
+  building.entries_.clear();
+  building.docnos_.clear();
+  building.slots_.assign(size, 0);
+  building.size_filter();
 }
 
-// Kept at most half full: doubles the table (from four times kScanned, when the entries outgrow
-// their linear scan) and places every entry again.
-void JudgedDocs::grow() {
-  slots_.assign(std::max<std::size_t>(4 * kScanned, slots_.size() * 2), 0);
+std::size_t JudgedDocs::table_size(std::size_t count) {
+  if (count <= kScanned) return 0;
+  std::size_t size = 4 * kScanned;
+  while (size < 2 * count) size *= 2;
+  return size;
+}
+
+void JudgedDocs::place_all(std::size_t size) {
+  slots_.assign(size, 0);
   const std::size_t mask = slots_.size() - 1;
   size_filter();
   for (std::size_t k = 0; k < entries_.size(); ++k) {
@@ -360,6 +372,12 @@ void JudgedDocs::grow() {
     slots_[i] = static_cast<std::uint32_t>(k + 1);
     filter(entries_[k].hash);
   }
+}
+
+// Kept at most half full: doubles the table (from four times kScanned, when the entries outgrow
+// their linear scan) and places every entry again.
+void JudgedDocs::grow() {
+  place_all(std::max<std::size_t>(4 * kScanned, slots_.size() * 2));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,9 +398,11 @@ NDCG_COLD void QrelsReader::finish() {
     errors_.add(Source::qrels, 0, 0,
                 "the qrels file has no judgments; expected lines 'query iteration docno grade'");
   }
-  const auto count_grades = [](QueryQrels& query) {
-    std::vector<std::int64_t> grades;
-    grades.reserve(query.by_doc.size());
+  if (last_query_ != nullptr && last_query_new_) settle(*last_query_);
+  last_query_new_ = false;
+  std::vector<std::int64_t> grades;  // one query's at a time
+  const auto count_grades = [&grades](QueryQrels& query) {
+    grades.clear();
     for (const JudgedDocs::Entry& j : query.by_doc.entries()) {
       if (j.grade >= 0) grades.push_back(j.grade);
     }
@@ -475,7 +495,7 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
   if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
   bool new_query = false;
   QueryQrels& query = query_of(f[0].text, &new_query);
-  QueryQrels* into = &query;
+  JudgedDocs* into = last_query_new_ ? &building_ : &query.by_doc;
   const bool judgment_groups = format_ == RelFormat::qrels_jg;
   if (judgment_groups) {
     auto& groups = query.groups;
@@ -486,11 +506,11 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
       group = groups.end() - 1;
       kept_ += f[1].text.size() + kQueryOverhead;
     }
-    into = &group->judged;
+    into = &group->judged.by_doc;
   }
-  const std::size_t bytes_before = into->by_doc.bytes();
+  const std::size_t bytes_before = into->bytes();
   const JudgedDocs::Entry* judged_before =
-      into->by_doc.insert(f[2].text, docno_hash(f[2].text), *grade, number);
+      into->insert(f[2].text, docno_hash(f[2].text), *grade, number);
   if (judged_before != nullptr) {
     errors_.add(Source::qrels, number, column_of(text, f[2].offset),
                 "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
@@ -500,8 +520,7 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
     return;
   }
   ++judgments_;
-  kept_ +=
-      into->by_doc.bytes() - bytes_before + (new_query ? f[0].text.size() + kQueryOverhead : 0);
+  kept_ += into->bytes() - bytes_before + (new_query ? f[0].text.size() + kQueryOverhead : 0);
   check_memory(number);
 }
 
@@ -509,19 +528,13 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
 QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   *created = false;
   if (last_query_ != nullptr && qid == last_qid_) return *last_query_;
-  // The query of the lines before is most often complete (qrels grouped by query): what its
-  // tables hold beyond their size goes back, for the queries after it and for the run, so that
-  // the peak is not the qrels' size twice over. A query whose lines are apart is left as it is
-  // until finish, so that reading them costs no copy per stretch.
-  if (last_query_ != nullptr && last_query_new_) shrink(*last_query_);
+  // The query of the lines before is most often complete (qrels grouped by query): its
+  // judgments settle into a table of their size. A query whose lines are apart takes the later
+  // ones in its own table, left as it is until finish, so that reading them costs no copy per
+  // stretch.
+  if (last_query_ != nullptr && last_query_new_) settle(*last_query_);
   spans_.begin(qid, lines_.line_start());
   auto [it, inserted] = queries_.try_emplace(std::string(qid));
-  // A new query most likely has about as many judgments as the one before: room for them at
-  // once spares most of the reallocations of growing its tables from one.
-  if (inserted && last_query_ != nullptr) {
-    it->second.by_doc.reserve_like(last_query_->by_doc);
-    kept_ += it->second.by_doc.bytes();
-  }
   *created = inserted;
   last_query_new_ = inserted;
   last_qid_.assign(qid);
@@ -529,14 +542,23 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   return it->second;
 }
 
+void QrelsReader::settle(QueryQrels& query) {
+  const std::size_t before = building_.bytes();
+  query.by_doc.settle(building_);
+  kept_ += query.by_doc.bytes() + building_.bytes();
+  kept_ -= std::min(kept_, before);
+  for (JudgmentGroup& group : query.groups) shrink(group.judged.by_doc);
+}
+
 void QrelsReader::shrink(QueryQrels& query) {
-  const auto shrink_one = [this](JudgedDocs& docs) {
-    const std::size_t before = docs.bytes();
-    docs.shrink();
-    kept_ -= std::min(kept_, before - docs.bytes());
-  };
-  shrink_one(query.by_doc);
-  for (JudgmentGroup& group : query.groups) shrink_one(group.judged.by_doc);
+  shrink(query.by_doc);
+  for (JudgmentGroup& group : query.groups) shrink(group.judged.by_doc);
+}
+
+void QrelsReader::shrink(JudgedDocs& docs) {
+  const std::size_t before = docs.bytes();
+  docs.shrink();
+  kept_ -= std::min(kept_, before - docs.bytes());
 }
 
 void QrelsReader::check_memory(std::uint32_t number) {

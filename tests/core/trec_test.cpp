@@ -938,33 +938,39 @@ TEST_CASE("the qrels reader's fast path reads every line as its general path doe
 }
 
 TEST_CASE("a query's judgments are held at their size once read, and every docno reads back") {
-  // Queries of 1 to 70 judgments (tables grown by doubling, from their linear scan to hashed),
-  // every tenth line of each followed by one of a query "apart": each query's first stretch is
-  // given back when the next query starts and grows again after, and "apart", whose lines are
-  // spread over the file, is given back when first left and then only at finish.
+  // Queries of 1 to 70 judgments in a shuffled order, so that each is built in a table sized for
+  // the query before, larger or smaller (from its linear scan to hashed), each read in one
+  // stretch and settled when the next query starts; after each, a line of a query "apart",
+  // whose lines are spread over the file: settled when first left, it then grows in its own
+  // table and is given back at finish.
   std::string text;
   std::vector<std::pair<std::string, std::string>> judged;  // qid, docno
   for (int q = 1; q <= 70; ++q) {
-    for (int d = 0; d < q; ++d) {
+    const int count = q * 37 % 71;  // 1 to 70, each once
+    for (int d = 0; d < count; ++d) {
       const std::string qid = "q" + std::to_string(q);
       const std::string docno = "doc-" + std::string(static_cast<std::size_t>(d % 7), 'x') +
                                 std::to_string(d * 7919 % 1000);
       text += qid + " 0 " + docno + " " + std::to_string(d % 3) + "\n";
       judged.emplace_back(qid, docno);
-      if (d % 10 == 0) {
-        text += "apart 0 " + docno + "-" + qid + " 1\n";
-        judged.emplace_back("apart", docno + "-" + qid);
-      }
     }
+    const std::string apart = "doc-apart-" + std::to_string(q);
+    text += "apart 0 " + apart + " 1\n";
+    judged.emplace_back("apart", apart);
   }
   QrelsReader qrels;
   qrels.feed(text);
   qrels.finish();
   REQUIRE(qrels.errors().empty());
   REQUIRE(qrels.queries().size() == 71);
+  // Each query holds what a table of its judgments alone holds, once given back.
+  std::map<std::string, JudgedDocs> alone;
+  for (const auto& [qid, docno] : judged) alone[qid].insert(docno, docno_hash(docno), 0, 0);
   for (const auto& [qid, query] : qrels.queries()) {
     CAPTURE(qid);
     CHECK(query.by_doc.entries().capacity() == query.by_doc.size());
+    alone.at(qid).shrink();
+    CHECK(query.by_doc.bytes() == alone.at(qid).bytes());
   }
   for (const auto& [qid, docno] : judged) {
     CAPTURE(docno);

@@ -105,8 +105,12 @@ class JudgedDocs {
     return find_in_table(docno, hash);
   }
   const Entry* find(std::string_view docno) const { return find(docno, docno_hash(docno)); }
-  // Room for as many judgments as `other` holds (for an empty table).
-  void reserve_like(const JudgedDocs& other);
+  // Takes the judgments of `building` (for an empty table), in storage of their exact size, and
+  // empties `building` with room kept for as many: a query read in one stretch is built in one
+  // table that keeps its storage from query to query, then settled here. Growing each query's
+  // own table by doubling, then copying it to its size, was half of reading the qrels in wasm
+  // (mostly in malloc and in faults on fresh pages), and its holes a third of the memory.
+  void settle(JudgedDocs& building);
   // Gives back what the entries and docnos hold beyond their size (a vector grown by doubling
   // holds up to twice what it needs): for a query whose judgments are all read.
   // (By copying: without exceptions, libstdc++'s shrink_to_fit does nothing.)
@@ -138,12 +142,17 @@ class JudgedDocs {
   static constexpr std::size_t kScanned = 8;
 
   void grow();
+  // The slots' size for `count` entries, as grow() reaches it: none while a scan serves, else
+  // at most half full.
+  static std::size_t table_size(std::size_t count);
+  // Slots of `size` (a power of two, at least twice the entries), with every entry placed.
+  void place_all(std::size_t size);
   void append(std::string_view docno, std::uint64_t hash, std::int64_t grade, std::uint32_t line);
   const Entry* find_in_table(std::string_view docno, std::uint64_t hash) const;
   // The filter's bits for the slots there are (none before the slots).
   void size_filter() {
     filter_.assign(slots_.size() / 8, 0);
-    filter_mask_ = filter_.size() * 64 - 1;
+    filter_mask_ = filter_.empty() ? 0 : filter_.size() * 64 - 1;
   }
   std::size_t filter_bit(std::uint64_t hash) const {
     return static_cast<std::size_t>(hash >> 32) & filter_mask_;
@@ -265,7 +274,10 @@ class QrelsReader {
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
   void check_memory(std::uint32_t number);
   QueryQrels& query_of(std::string_view qid, bool* created);
+  // The judgments of `query`, read in one stretch into building_, settled into its own table.
+  void settle(QueryQrels& query);
   void shrink(QueryQrels& query);
+  void shrink(JudgedDocs& docs);
 
   LineSplitter lines_;
   SpanRecorder spans_;
@@ -276,6 +288,9 @@ class QrelsReader {
   std::string last_qid_;
   QueryQrels* last_query_ = nullptr;
   bool last_query_new_ = false;  // last_query_'s lines began with its stretch (see query_of)
+  // The judgments of last_query_ while last_query_new_ (outside judgment groups), settled into
+  // its table when its stretch ends (JudgedDocs::settle).
+  JudgedDocs building_;
   DiagnosticList errors_;
   std::size_t judgments_ = 0;
   std::size_t memory_limit_;
