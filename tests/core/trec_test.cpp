@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -846,6 +847,35 @@ std::string random_run_line(std::mt19937_64& random) {
 }
 
 }  // namespace
+
+TEST_CASE("a query's grade counts are its judgments counted per grade, few grades or many") {
+  // Counted in a short list up to 16 grades, by sorting past them: queries on either side of
+  // that, with negative grades (left out) and grades far apart.
+  std::mt19937_64 random(20261126);
+  std::string text;
+  std::map<std::string, std::map<std::int64_t, std::int64_t, std::greater<>>> expected;
+  int line = 0;
+  for (int grades : {1, 3, 15, 16, 17, 40, 300}) {
+    const std::string qid = "q" + std::to_string(grades);
+    expected[qid];  // a query of negative grades only has none
+    for (int d = 0; d < 400; ++d) {
+      std::int64_t grade = static_cast<std::int64_t>(random() % static_cast<unsigned>(grades));
+      if (d % 7 == 0) grade = -1 - grade;
+      if (grade % 5 == 4) grade *= 1000000000000LL;
+      text += qid + " 0 d" + std::to_string(++line) + " " + std::to_string(grade) + "\n";
+      if (grade >= 0) ++expected[qid][grade];
+    }
+  }
+  QrelsReader qrels;
+  qrels.feed(text);
+  qrels.finish();
+  REQUIRE(qrels.errors().empty());
+  for (const auto& [qid, counts] : expected) {
+    CAPTURE(qid);
+    const auto& got = qrels.queries().at(qid).grade_counts;
+    CHECK(std::vector<std::pair<std::int64_t, std::int64_t>>(counts.begin(), counts.end()) == got);
+  }
+}
 
 TEST_CASE("the run reader's fast path reads every line as its general path does") {
   std::mt19937_64 random(20261124);

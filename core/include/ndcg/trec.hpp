@@ -276,6 +276,8 @@ class QrelsReader {
   QueryQrels& query_of(std::string_view qid, bool* created);
   // The judgments of `query`, read in one stretch into building_, settled into its own table.
   void settle(QueryQrels& query);
+  void complete_queries();
+  static void count_grades(QueryQrels& query, std::vector<std::int64_t>& grades);
   void shrink(QueryQrels& query);
   void shrink(JudgedDocs& docs);
 
