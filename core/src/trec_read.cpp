@@ -521,7 +521,10 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
                                     "qrels grades as integers"));
     return;
   }
-  if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
+  if (f[2].text.size() > kMaxDocIdBytes &&
+      report_long_docno(f[2], text, number, Source::qrels, errors_)) {
+    return;
+  }
   bool new_query = false;
   QueryQrels& query = query_of(f[0].text, &new_query);
   JudgedDocs* into = last_query_new_ ? &building_ : &query.by_doc;
@@ -590,15 +593,13 @@ void QrelsReader::shrink(JudgedDocs& docs) {
   kept_ -= std::min(kept_, before - docs.bytes());
 }
 
-void QrelsReader::check_memory(std::uint32_t number) {
-  if (kept_ > memory_limit_) {
-    errors_.add(Source::qrels, number, 0,
-                "the qrels need more than " + megabytes(memory_limit_) +
-                    " of memory by this line (" + std::to_string(judgments_) +
-                    " judgments); the evaluator holds at most that much of them. Split the "
-                    "qrels by query and evaluate the parts");
-    stopped_ = true;
-  }
+NDCG_COLD void QrelsReader::stop_at_memory_limit(std::uint32_t number) {
+  errors_.add(Source::qrels, number, 0,
+              "the qrels need more than " + megabytes(memory_limit_) + " of memory by this line (" +
+                  std::to_string(judgments_) +
+                  " judgments); the evaluator holds at most that much of them. Split the "
+                  "qrels by query and evaluate the parts");
+  stopped_ = true;
 }
 
 // Preferences: "qid group subgroup docno level" (prefs), or "qid group docno level" (a qrels

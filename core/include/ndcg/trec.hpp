@@ -272,11 +272,16 @@ class QrelsReader {
   void judgment(std::string_view text, std::uint32_t number, const Field* fields);
   void preference_line(std::string_view text, std::uint32_t number);
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
-  void check_memory(std::uint32_t number);
+  // Stops the reading with an error once what it keeps passes the memory limit: inline, as it
+  // is asked after every judgment.
+  void check_memory(std::uint32_t number) {
+    if (kept_ > memory_limit_) stop_at_memory_limit(number);
+  }
+  void stop_at_memory_limit(std::uint32_t number);
   QueryQrels& query_of(std::string_view qid, bool* created);
   // The judgments of `query`, read in one stretch into building_, settled into its own table.
   void settle(QueryQrels& query);
-  void complete_queries();
+  NDCG_OUT_OF_LINE void complete_queries();  // not built for size with finish()
   static void count_grades(QueryQrels& query, std::vector<std::int64_t>& grades);
   void shrink(QueryQrels& query);
   void shrink(JudgedDocs& docs);
