@@ -605,13 +605,9 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     return {};
   }
   if (preferences) return evaluate_preferences(run, order, qrels);
-  if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
-    explanation_ = explain_one(run, order, qrels);
-  }
-  if (options_.explain_all) {
-    Explanation e = explain_one(run, order, qrels);
-    kept_ += kExplanationRowBytes * e.rows.size();
-    explanations_.insert_or_assign(run.qid, std::move(e));
+  if (options_.explain_all ||
+      (!options_.explain_query.empty() && run.qid == options_.explain_query)) {
+    keep_explanations(run, order, qrels);
   }
   const auto context_for = [&](const Ranked& r, std::int64_t level) {
     MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
@@ -672,26 +668,12 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     std::string* text = any_text_ ? &out.texts[column] : nullptr;
     column += width;
     if (options_.conventions && (name == "ndcg" || name == "ndcg_cut")) {
-      const Explanation e = explain_conventions(run, qrels, name == "ndcg" ? &m : nullptr, 0);
-      if (name == "ndcg") {
-        values[0] = e.ok ? e.summary.ndcg_at_k : std::numeric_limits<double>::quiet_NaN();
-      } else {
-        for (std::size_t i = 0; i < m.cutoffs.size(); ++i) {
-          values[i] = e.ok ? ndcg_at(e, m.cutoffs[i], *options_.conventions)
-                           : std::numeric_limits<double>::quiet_NaN();
-        }
-      }
+      conventions_values(m, run, qrels, values);
       continue;
     }
     if (name == "err" && !ranked.levels.empty() && ranked.levels.back().first > 4 &&
         !err_grade_reported_) {
-      // gdeval refuses such qrels; a stopping probability above 1 would mean nothing.
-      err_grade_reported_ = true;
-      err_grade_at_ = errors_.items().size();
-      errors_.add(Source::qrels, 0, 0,
-                  "ERR follows gdeval, whose grades go from 0 to 4; query " + quote(run.qid) +
-                      " has grade " + std::to_string(ranked.levels.back().first) +
-                      ". Map the grades to 0-4 first");
+      report_err_grade(run.qid, ranked.levels.back().first);
     }
     // The ranking the measure reads (cut at its own depth, RR@10) and its relevance level (its
     // own, AP(rel=2), or -l): one basis for its value and its working.
@@ -708,42 +690,87 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
             ? context_for(basis, own_level ? m.relevance_level : options_.relevance_level)
             : base;
     compute_measure(m, basis, c, MeasureOutput{values, text}, own_depth ? nullptr : &groups);
-    if (show_working) {
-      const std::vector<std::string> names = column_names(m);
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == options_.explain_measure) {
-          working_ = measure_working(m, i, basis, c, ranked_docnos, values[i]);
-        }
-      }
-    }
-    if (m.gains.empty()) continue;
-    const Gains g = gains_of(m, ranked);
-    // The largest sum a gain map can reach here; past a double's range the value means nothing.
-    double bound = 0;
-    for (const GainLevel& level : g.levels) bound += std::fabs(level.gain) * as_count(level.count);
-    for (const auto& [grade, gain] : m.gains) {
-      if (grade < 0) bound += std::fabs(gain) * as_count(ranked.num_ret());
-    }
-    if (!std::isfinite(bound)) {
-      gains_overflowed_ = true;
-      for (std::size_t i = 0; i < width; ++i) values[i] = std::numeric_limits<double>::quiet_NaN();
-    }
-    if (!gain_order_reported_) {
-      if (!g.exact) {
-        gain_order_reported_ = true;
-        gain_order_at_ = warnings_.items().size();
-        warnings_.add(Diagnostic{
-            Source::options, 0, 0,
-            "measure " + std::string(name) + "." + m.parameters +
-                ": trec_eval 10.0 sorts gains by their whole-number difference, which "
-                "puts gains less than 1 apart in the wrong order; its ideal ranking, and "
-                "so this value, is then not the ideal one (query " +
-                quote(run.qid) + " first). The value printed is trec_eval's",
-            "gain-order"});
-      }
-    }
+    if (show_working) keep_working(m, basis, c, ranked_docnos, values);
+    if (!m.gains.empty()) check_gains(m, ranked, run.qid, values, width);
   }
   return out;
+}
+
+// The explanations asked for (-explain one query, or all of them), kept as the query is read.
+void Evaluator::keep_explanations(const QueryRun& run, const std::vector<std::uint32_t>& order,
+                                  const QueryQrels& qrels) {
+  if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
+    explanation_ = explain_one(run, order, qrels);
+  }
+  if (options_.explain_all) {
+    Explanation e = explain_one(run, order, qrels);
+    kept_ += kExplanationRowBytes * e.rows.size();
+    explanations_.insert_or_assign(run.qid, std::move(e));
+  }
+}
+
+// An ndcg or ndcg_cut value under EvalOptions::conventions, from the query explained so.
+void Evaluator::conventions_values(const Measure& m, const QueryRun& run, const QueryQrels& qrels,
+                                   double* values) const {
+  const bool whole = m.definition().name == "ndcg";
+  const Explanation e = explain_conventions(run, qrels, whole ? &m : nullptr, 0);
+  if (whole) {
+    values[0] = e.ok ? e.summary.ndcg_at_k : std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  for (std::size_t i = 0; i < m.cutoffs.size(); ++i) {
+    values[i] = e.ok ? ndcg_at(e, m.cutoffs[i], *options_.conventions)
+                     : std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+// gdeval refuses qrels with grades above 4; a stopping probability above 1 would mean nothing.
+void Evaluator::report_err_grade(const std::string& qid, std::int64_t grade) {
+  err_grade_reported_ = true;
+  err_grade_at_ = errors_.items().size();
+  errors_.add(Source::qrels, 0, 0,
+              "ERR follows gdeval, whose grades go from 0 to 4; query " + quote(qid) +
+                  " has grade " + std::to_string(grade) + ". Map the grades to 0-4 first");
+}
+
+// The working of the column asked for (-explain with a measure), when it is one of `m`'s.
+void Evaluator::keep_working(const Measure& m, const Ranked& basis, const MeasureContext& c,
+                             const std::vector<std::string_view>& docnos, const double* values) {
+  const std::vector<std::string> names = column_names(m);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == options_.explain_measure) {
+      working_ = measure_working(m, i, basis, c, docnos, values[i]);
+    }
+  }
+}
+
+// A measure with a gain map: its values are NaN past a double's range, and trec_eval's order of
+// gains less than 1 apart is reported once.
+void Evaluator::check_gains(const Measure& m, const Ranked& ranked, const std::string& qid,
+                            double* values, std::size_t width) {
+  const Gains g = gains_of(m, ranked);
+  // The largest sum a gain map can reach here; past a double's range the value means nothing.
+  double bound = 0;
+  for (const GainLevel& level : g.levels) bound += std::fabs(level.gain) * as_count(level.count);
+  for (const auto& [grade, gain] : m.gains) {
+    if (grade < 0) bound += std::fabs(gain) * as_count(ranked.num_ret());
+  }
+  if (!std::isfinite(bound)) {
+    gains_overflowed_ = true;
+    for (std::size_t i = 0; i < width; ++i) values[i] = std::numeric_limits<double>::quiet_NaN();
+  }
+  if (!gain_order_reported_ && !g.exact) {
+    gain_order_reported_ = true;
+    gain_order_at_ = warnings_.items().size();
+    warnings_.add(
+        Diagnostic{Source::options, 0, 0,
+                   "measure " + std::string(m.definition().name) + "." + m.parameters +
+                       ": trec_eval 10.0 sorts gains by their whole-number difference, which "
+                       "puts gains less than 1 apart in the wrong order; its ideal ranking, and "
+                       "so this value, is then not the ideal one (query " +
+                       quote(qid) + " first). The value printed is trec_eval's",
+                   "gain-order"});
+  }
 }
 
 QueryValues Evaluator::zeroed(const std::string& qid) const {

@@ -485,7 +485,8 @@ std::string_view summary_name(Summary summary);
 
 enum class ValueKind : std::uint8_t { real, whole, text };
 
-struct Ranked;  // one query's ranked relevance values (trec_measures.hpp)
+struct Ranked;          // one query's ranked relevance values (trec_measures.hpp)
+struct MeasureContext;  // the counts a measure reads (trec_measures.hpp)
 
 struct MeasureInstance;
 
@@ -727,6 +728,18 @@ class Evaluator {
   NDCG_OUT_OF_LINE QueryValues evaluate_preferences(const QueryRun& run,
                                                     const std::vector<std::uint32_t>& order,
                                                     const QueryQrels& qrels);
+  // The rare work of evaluate(), kept out of it (see NDCG_OUT_OF_LINE).
+  NDCG_OUT_OF_LINE void keep_explanations(const QueryRun& run,
+                                          const std::vector<std::uint32_t>& order,
+                                          const QueryQrels& qrels);
+  NDCG_OUT_OF_LINE void conventions_values(const Measure& m, const QueryRun& run,
+                                           const QueryQrels& qrels, double* values) const;
+  NDCG_OUT_OF_LINE void report_err_grade(const std::string& qid, std::int64_t grade);
+  NDCG_OUT_OF_LINE void keep_working(const Measure& m, const Ranked& basis, const MeasureContext& c,
+                                     const std::vector<std::string_view>& docnos,
+                                     const double* values);
+  NDCG_OUT_OF_LINE void check_gains(const Measure& m, const Ranked& ranked, const std::string& qid,
+                                    double* values, std::size_t width);
   NDCG_OUT_OF_LINE Explanation explain_one(const QueryRun& run,
                                            const std::vector<std::uint32_t>& order,
                                            const QueryQrels& qrels);
