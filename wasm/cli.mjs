@@ -172,9 +172,15 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
     await handle.read(head, 0, 2, 0);
     if (head[0] === 0x1f && head[1] === 0x8b) return null;
     const middle = Math.floor(size / 2);
-    const window = Buffer.alloc(Math.min(1 << 20, size - middle));
-    const { bytesRead } = await handle.read(window, 0, window.length, middle);
-    const boundary = calc.queryBoundary(window.subarray(0, bytesRead));
+    // A query's lines most often fit in 64 KiB, and embind copies the window into the core a
+    // byte at a time (1 MiB took 5-8 ms): that much first, then 1 MiB.
+    let boundary = null;
+    for (const bytes of [1 << 16, 1 << 20]) {
+      const window = Buffer.alloc(Math.min(bytes, size - middle));
+      const { bytesRead } = await handle.read(window, 0, window.length, middle);
+      boundary = calc.queryBoundary(window.subarray(0, bytesRead));
+      if (boundary !== null || bytesRead < bytes) break;
+    }
     if (boundary === null) return null;
     at = middle + boundary;
   } finally {

@@ -345,6 +345,11 @@ test('both programs read a run split between two threads as in one: the same byt
     'repeat.run': [...lines.slice(0, third + 3), lines[third + 1], ...lines.slice(third + 3)],
     // Queries apart: the parts share one, and the run is read again in one.
     'apart.run': [...lines.slice(0, second), ...lines.slice(third), ...lines.slice(second, third)],
+    // A query of 4,000 lines (about 170 KB) across the middle: its end is past the first
+    // window Node's program looks at (64 KiB), in the larger one.
+    'long.run': [...lines.slice(0, second),
+      ...Array.from({ length: 8 }, (_, k) => lines.slice(second, third).map((l) => l.replace(/^(\S+\s+\S+\s+)(\S+)/, `$1$2-${k}`))).flat(),
+      ...lines.slice(third)],
     'crlf.run': lines.map((l) => `${l}\r`),
     'comments.run': lines.flatMap((l, i) => (i % 97 === 0 ? ['# a comment', '', l] : [l])),
   };
