@@ -511,7 +511,12 @@ NDCG_COLD void QrelsReader::general_line(std::string_view text, std::uint32_t nu
 // A judgment line's four fields, split.
 void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Field* f) {
   bool out_of_range = false;
-  const auto grade = parse_integer(f[3].text, &out_of_range);
+  // Most grades are one digit: read inline, where parse_integer's call and checks were a tenth
+  // of a judgment.
+  const std::string_view written = f[3].text;
+  const auto grade = written.size() == 1 && written[0] >= '0' && written[0] <= '9'
+                         ? std::optional<std::int64_t>(written[0] - '0')
+                         : parse_integer(written, &out_of_range);
   if (!grade) {
     errors_.add(Source::qrels, number, column_of(text, f[3].offset),
                 "grade " + quote(f[3].text) +
@@ -559,7 +564,7 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
 // The query a line is about: the previous line's, most often, found without a lookup.
 QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   *created = false;
-  if (last_query_ != nullptr && qid == last_qid_) return *last_query_;
+  if (last_query_ != nullptr && same_text(qid, last_qid_)) return *last_query_;
   // The query of the lines before is most often complete (qrels grouped by query): its
   // judgments settle into a table of their size. A query whose lines are apart takes the later
   // ones in its own table, left as it is until finish, so that reading them costs no copy per
