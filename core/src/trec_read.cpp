@@ -59,14 +59,26 @@ std::size_t split_blank(std::string_view line, Field* out, std::size_t max, bool
 }
 
 // Whether two texts are the same, for a line's query id and run tag against the line before's:
-// short texts a byte at a time, inline, rather than a call to memcmp on every line.
-bool same_text(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  if (a.size() > 16) return a == b;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+// inline rather than a call to memcmp on every line. Up to 16 bytes, two loads of a fixed size
+// from each, which may overlap (the first and the last 8, 4 or 2 bytes): a byte at a time, a
+// three-byte id took about 25 instructions.
+__attribute__((always_inline)) inline bool same_text(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n > 16) return a == b;
+  const auto same = [&](auto word) {
+    constexpr std::size_t w = sizeof(word);
+    decltype(word) a0, a1, b0, b1;
+    std::memcpy(&a0, a.data(), w);
+    std::memcpy(&b0, b.data(), w);
+    std::memcpy(&a1, a.data() + n - w, w);
+    std::memcpy(&b1, b.data() + n - w, w);
+    return a0 == b0 && a1 == b1;
+  };
+  if (n >= 8) return same(std::uint64_t{});
+  if (n >= 4) return same(std::uint32_t{});
+  if (n >= 2) return same(std::uint16_t{});
+  return n == 0 || a[0] == b[0];
 }
 
 bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
