@@ -366,6 +366,38 @@ TEST_CASE("a grouped run is handed over one query at a time") {
   CHECK_FALSE(run.regroup_needed());
 }
 
+TEST_CASE("a line's query and tag are told from the line before's by every byte, at any length") {
+  // Ids and tags of 1 to 20 bytes, each differing from the one before in one byte, at every
+  // position in turn ("qqq", "xqq", "xxq", "xxx"), each id on two lines: every id is a query, and
+  // the run's tag is the last line's. Lines of 64 bytes or more take the reader's other path.
+  for (std::size_t n = 1; n <= 20; ++n) {
+    for (const std::size_t pad : {std::size_t{0}, std::size_t{60}}) {
+      CAPTURE(n);
+      CAPTURE(pad);
+      std::string text;
+      std::vector<std::string> expected;
+      std::string tag;
+      for (std::size_t at = 0; at <= n; ++at) {
+        const std::string qid = std::string(at, 'x') + std::string(n - at, 'q');
+        tag = std::string(at, 'u') + std::string(n - at, 't');
+        for (int k = 0; k < 2; ++k) {
+          text += qid + " Q0 d" + std::to_string(k) + std::string(pad, 'p') + " 1 " +
+                  std::to_string(2 - k) + " " + tag + "\n";
+        }
+        expected.push_back(qid);
+      }
+      std::vector<std::string> seen;
+      RunReader run([&](const QueryRun& q) { seen.push_back(q.qid); });
+      run.feed(text);
+      run.finish();
+      CHECK(run.errors().items().empty());
+      CHECK_FALSE(run.regroup_needed());
+      CHECK(seen == expected);
+      CHECK(run.run_tag() == tag);
+    }
+  }
+}
+
 TEST_CASE("query spans: reading a query's spans alone evaluates it as the whole files do") {
   // trec_eval's test files, and the run with its lines shuffled so that its queries are apart
   // (read twice, and spans of several stretches).
