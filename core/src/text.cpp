@@ -281,7 +281,7 @@ std::vector<Field> split_fields(std::string_view line) {
   return fields;
 }
 
-std::optional<std::int64_t> parse_integer(std::string_view text, bool* out_of_range) {
+std::optional<std::int64_t> parse_integer_text(std::string_view text, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   std::size_t i = 0;
   bool negative = false;

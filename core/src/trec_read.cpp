@@ -81,12 +81,19 @@ __attribute__((always_inline)) inline bool same_text(std::string_view a, std::st
   return n == 0 || a[0] == b[0];
 }
 
-bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
-                       Source source, DiagnosticList& errors) {
-  if (docno.text.size() <= kMaxDocIdBytes) return false;
+NDCG_COLD void report_docno_length(const Field& docno, std::string_view text, std::uint32_t number,
+                                   Source source, DiagnosticList& errors) {
   errors.add(source, number, column_of(text, docno.offset),
              "the docno is " + std::to_string(docno.text.size()) +
                  " bytes long; docnos are limited to " + std::to_string(kMaxDocIdBytes) + " bytes");
+}
+
+// Whether a docno is too long, reported if so: the check inline, as it is asked for every
+// judgment, and the report out of the way.
+inline bool report_long_docno(const Field& docno, std::string_view text, std::uint32_t number,
+                              Source source, DiagnosticList& errors) {
+  if (docno.text.size() <= kMaxDocIdBytes) return false;
+  report_docno_length(docno, text, number, source, errors);
   return true;
 }
 
@@ -523,12 +530,7 @@ NDCG_COLD void QrelsReader::general_line(std::string_view text, std::uint32_t nu
 // A judgment line's four fields, split.
 void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Field* f) {
   bool out_of_range = false;
-  // Most grades are one digit: read inline, where parse_integer's call and checks were a tenth
-  // of a judgment.
-  const std::string_view written = f[3].text;
-  const auto grade = written.size() == 1 && written[0] >= '0' && written[0] <= '9'
-                         ? std::optional<std::int64_t>(written[0] - '0')
-                         : parse_integer(written, &out_of_range);
+  const auto grade = parse_integer(f[3].text, &out_of_range);
   if (!grade) {
     errors_.add(Source::qrels, number, column_of(text, f[3].offset),
                 "grade " + quote(f[3].text) +
@@ -538,10 +540,7 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
                                     "qrels grades as integers"));
     return;
   }
-  if (f[2].text.size() > kMaxDocIdBytes &&
-      report_long_docno(f[2], text, number, Source::qrels, errors_)) {
-    return;
-  }
+  if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
   bool new_query = false;
   QueryQrels& query = query_of(f[0].text, &new_query);
   JudgedDocs* into = last_query_new_ ? &building_ : &query.by_doc;
