@@ -605,8 +605,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     return {};
   }
   if (preferences) return evaluate_preferences(run, order, qrels);
-  if (options_.explain_all ||
-      (!options_.explain_query.empty() && run.qid == options_.explain_query)) {
+  if (options_.explain_all || !options_.explain_query.empty()) {
     keep_explanations(run, order, qrels);
   }
   const auto context_for = [&](const Ranked& r, std::int64_t level) {
