@@ -94,21 +94,22 @@ function shapeColumnar(raw) {
   };
 }
 
-function shapeExplanation(raw) {
-  if (!raw.ok) return { ok: false, errors: raw.errors, warnings: raw.warnings };
-  const { columns: c, summary } = raw;
-  const docs = splitDocs(c.doc);
-  const idealDocs = splitDocs(c.idealDoc);
-  const rounded = summary.roundedDecimals !== null;
-  const rows = new Array(docs.length);
-  for (let i = 0; i < docs.length; i++) {
+/**
+ * The rows of a columnar explanation (explain() with `columnar: true`): one object per rank, as
+ * explain() gives them without it. For a caller that holds the columns and wants some rows.
+ */
+export function rowsOfColumns({ length, columns: c }) {
+  const scored = c.score !== undefined;
+  const rounded = c.roundedDcg !== undefined;
+  const rows = new Array(length);
+  for (let i = 0; i < length; i++) {
     const row = {
-      rank: i + 1, doc: docs[i], grade: c.grade[i], gain: c.gain[i], discount: c.discount[i],
-      term: c.term[i], cg: c.cg[i], dcg: c.dcg[i], idealDoc: idealDocs[i], idealGrade: c.idealGrade[i],
+      rank: i + 1, doc: c.doc[i], grade: c.grade[i], gain: c.gain[i], discount: c.discount[i],
+      term: c.term[i], cg: c.cg[i], dcg: c.dcg[i], idealDoc: c.idealDoc[i], idealGrade: c.idealGrade[i],
       idealGain: c.idealGain[i], idealTerm: c.idealTerm[i], idcg: c.idcg[i], ndcg: c.ndcg[i],
       judged: c.judged[i] === 1, repeated: c.repeated[i] === 1,
     };
-    if (raw.scored) {
+    if (scored) {
       row.score = c.score[i];
       row.ownGain = c.ownGain[i];
       row.tie = c.tieFirst[i] === 0 ? null : { first: c.tieFirst[i], last: c.tieLast[i] };
@@ -120,11 +121,15 @@ function shapeExplanation(raw) {
     }
     rows[i] = row;
   }
-  const ideal = splitDocs(raw.ideal.doc).map((doc, i) => ({
-    doc, grade: raw.ideal.grade[i], gain: raw.ideal.gain[i],
-  }));
-  const { summary: shapedSummary, reading } = explanationSummary(raw);
-  return { ok: true, rows, ideal, summary: shapedSummary, warnings: raw.warnings, reading };
+  return rows;
+}
+
+function shapeExplanation(raw) {
+  const columnar = shapeColumnar(raw);
+  if (!columnar.ok) return columnar;
+  const { ideal, summary, reading, warnings } = columnar;
+  const idealRows = ideal.doc.map((doc, i) => ({ doc, grade: ideal.grade[i], gain: ideal.gain[i] }));
+  return { ok: true, rows: rowsOfColumns(columnar), ideal: idealRows, summary, warnings, reading };
 }
 
 const encoder = new TextEncoder();

@@ -145,7 +145,7 @@ export interface StepColumns {
   judged: Uint8Array;
   repeated: Uint8Array;
   /** When the ranking carries scores; tieFirst[i] is 0 where StepRow's tie is null. */
-  score?: Float64Array; ownGain?: Float64Array; tieFirst?: Float64Array; tieLast?: Float64Array;
+  score?: Float64Array; ownGain?: Float64Array; tieFirst?: Uint32Array; tieLast?: Uint32Array;
   /** When options.roundBeforeDividing is set. */
   roundedDcg?: Float64Array; roundedIdcg?: Float64Array; roundedNdcg?: Float64Array;
 }
@@ -541,6 +541,11 @@ export class CalculatorUsageError extends TypeError {}
 
 /** Options as the text values the core reads ({ "3": 7 } → "3=7"). */
 export function optionsToText(options?: ExplainOptions): Record<string, string>;
+/**
+ * The rows of a columnar explanation (explain with `columnar: true`), one object per rank, as
+ * explain gives them without it.
+ */
+export function rowsOfColumns(explanation: { length: number; columns: StepColumns }): StepRow[];
 
 /** Loads the wasm core (once) and returns the calculator. */
 export function createCalculator(): Promise<Calculator>;

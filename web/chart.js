@@ -2,6 +2,7 @@
 // drawing is as wide as its box, so that its 12 px labels stay 12 px on a phone; each line has
 // its own marker (the NDCG line can lie on another at some ranks), and the cut-off k is marked.
 import { formatNumber } from './format.js';
+import { stepColumns } from './steps.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
 
 const HEIGHT = 280;
@@ -26,33 +27,35 @@ const SERIES = [['cg', 'CG', 'left'], ['dcg', 'DCG', 'left'], ['idcg', 'IDCG', '
 const charts = new WeakMap();
 
 export function renderChart(container, result) {
-  const rows = result.rows;
-  if (rows.length === 0) {
+  const { length: n, columns: c } = stepColumns(result);
+  if (n === 0) {
     charts.delete(container);
     container.replaceChildren();
     return;
   }
   const WIDTH = drawingWidth(container, () => renderChart(container, result));
   if (WIDTH === undefined) return;
-  const step = Math.max(1, Math.ceil(rows.length / MAX_POINTS));
-  const sample = rows.filter((_, i) => i % step === 0 || i === rows.length - 1);
+  const step = Math.max(1, Math.ceil(n / MAX_POINTS));
+  // The ranks drawn (indices into the columns): every step-th, and the last.
+  const sample = [];
+  for (let i = 0; i < n; i += step) sample.push(i);
+  if (sample[sample.length - 1] !== n - 1) sample.push(n - 1);
   let top = 0;
-  for (const r of sample) top = Math.max(top, r.cg, r.idcg, r.dcg);
+  for (const i of sample) top = Math.max(top, c.cg[i], c.idcg[i], c.dcg[i]);
   const left = niceMax(top);
-  const n = rows.length;
   const k = result.summary.k;
   const x = (rank) => PAD.left + (n === 1 ? 0.5 : (rank - 1) / (n - 1)) * (WIDTH - PAD.left - PAD.right);
   const yLeft = (v) => HEIGHT - PAD.bottom - (v / left) * (HEIGHT - PAD.top - PAD.bottom);
   const yRight = (v) => HEIGHT - PAD.bottom - Math.min(1, Math.max(0, v)) * (HEIGHT - PAD.top - PAD.bottom);
   const markers = sample.length <= MAX_MARKERS;
-  const last = rows[rows.length - 1];
-  const label = `Chart over ${n} ranks, cut-off k = ${k}: at rank ${n}, CG ${formatNumber(last.cg, 2)}, DCG ${formatNumber(last.dcg, 2)}, IDCG ${formatNumber(last.idcg, 2)}, NDCG ${formatNumber(last.ndcg, 2)}.`;
+  const last = n - 1;
+  const label = `Chart over ${n} ranks, cut-off k = ${k}: at rank ${n}, CG ${formatNumber(c.cg[last], 2)}, DCG ${formatNumber(c.dcg[last], 2)}, IDCG ${formatNumber(c.idcg[last], 2)}, NDCG ${formatNumber(c.ndcg[last], 2)}.`;
   const key = `${WIDTH}|${n}|${k}|${left}`;
 
   let chart = charts.get(container);
   if (chart?.key !== key || chart.root.parentNode !== container) {
     // x of each sampled rank, as the points attribute writes it: the same for every line.
-    chart = { ...drawFrame(container, { WIDTH, n, k, left, x, label }), key, label, xs: sample.map((r) => `${x(r.rank).toFixed(1)},`) };
+    chart = { ...drawFrame(container, { WIDTH, n, k, left, x, label }), key, label, xs: sample.map((i) => `${x(i + 1).toFixed(1)},`) };
     charts.set(container, chart);
   } else if (chart.label !== label) {
     chart.root.setAttribute('aria-label', label);
@@ -61,11 +64,12 @@ export function renderChart(container, result) {
 
   for (const line of chart.lines) {
     const y = line.axis === 'left' ? yLeft : yRight;
-    const values = sample.map((r) => r[line.field]);
-    if (line.values !== null && line.values.length === values.length && line.values.every((v, i) => v === values[i])) continue;
+    const column = c[line.field];
+    const values = sample.map((i) => column[i]);
+    if (line.values !== null && line.values.length === values.length && line.values.every((v, j) => v === values[j])) continue;
     line.values = values;
-    line.poly.setAttribute('points', values.map((v, i) => `${chart.xs[i]}${y(v).toFixed(1)}`).join(' '));
-    if (markers) line.markers.replaceChildren(...sample.map((r, i) => marker(line.field, x(r.rank), y(values[i]))));
+    line.poly.setAttribute('points', values.map((v, j) => `${chart.xs[j]}${y(v).toFixed(1)}`).join(' '));
+    if (markers) line.markers.replaceChildren(...sample.map((i, j) => marker(line.field, x(i + 1), y(values[j]))));
     else line.markers.replaceChildren();
   }
 }

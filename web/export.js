@@ -1,5 +1,6 @@
 // The step table as CSV (full precision), Markdown and LaTeX booktabs (as displayed).
 import { el, formatGrade, formatNumber } from './format.js';
+import { stepRows } from './steps.js';
 
 /** Offers `text` as a file named `name`, through a temporary link. */
 export function downloadText(text, type, name) {
@@ -31,10 +32,11 @@ export const csvRow = (values) => values.map((v) => (typeof v === 'number' ? Str
 
 export function toCSV(result) {
   const header = ['rank', 'doc', 'grade', 'gain', 'discount', 'cg', 'dcg', 'ideal_doc', 'ideal_grade', 'ideal_gain', 'idcg', 'ndcg'];
-  const rounded = result.rows.length > 0 && 'roundedNdcg' in result.rows[0];
+  const rows = stepRows(result);
+  const rounded = rows.length > 0 && 'roundedNdcg' in rows[0];
   if (rounded) header.push('rounded_dcg', 'rounded_idcg', 'rounded_ndcg');
   const lines = [header.join(',')];
-  for (const r of result.rows) {
+  for (const r of rows) {
     const fields = [r.rank, csvText(r.doc), r.grade, r.gain, r.discount, r.cg, r.dcg, csvText(r.idealDoc), r.idealGrade, r.idealGain, r.idcg, r.ndcg];
     if (rounded) fields.push(r.roundedDcg, r.roundedIdcg, r.roundedNdcg);
     lines.push(fields.map((f) => (typeof f === 'number' ? String(f) : f)).join(','));
@@ -43,7 +45,7 @@ export function toCSV(result) {
 }
 
 function displayedRows(result, d) {
-  return result.rows.map((r) => [
+  return stepRows(result).map((r) => [
     String(r.rank),
     r.doc ?? '',
     formatGrade(r.grade),

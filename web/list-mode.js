@@ -7,6 +7,7 @@ import { EXPORTS, downloadText } from './export.js';
 import { el, setText } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import { renderSecond } from './second-list.js';
+import { stepColumns } from './steps.js';
 import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps, selectLine,
 } from './render.js';
@@ -214,7 +215,7 @@ function showContext(state, result) {
       note(sentence(w.message));
     }
   }
-  const slip = result.ok ? findSlip(result.rows) : null;
+  const slip = result.ok && result.length > 0 ? findSlip(stepColumns(result)) : null;
   if (slip) note(slip);
   // Rebuilt only when they change: a note rebuilt under the pointer between mousedown and
   // mouseup (a blur starts an update) would swallow the click on its button.
@@ -275,9 +276,9 @@ function renderResult() {
   const shown = renderSteps($('steps'), result, display, rowLimit);
   renderIdeal($('ideal-table'), result, display, rowLimit);
   const more = $('show-more');
-  if (shown < result.rows.length) {
+  if (shown < result.length) {
     const button = more ?? el('button', { type: 'button', id: 'show-more' });
-    button.textContent = `Show ${Math.min(ROWS_PER_PAGE, result.rows.length - shown)} more of ${result.rows.length} ranks`;
+    button.textContent = `Show ${Math.min(ROWS_PER_PAGE, result.length - shown)} more of ${result.length} ranks`;
     button.onclick = () => {
       rowLimit += ROWS_PER_PAGE;
       renderResult();
@@ -293,12 +294,13 @@ function update() {
   const started = performance.now();
   const state = readState();
   syncControls();
-  const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state) });
+  // As columns (web/steps.js): no object per rank for the garbage collector.
+  const result = calc.explain({ ranking: state.ranking, judgments: state.judgments, options: optionsOf(state), columnar: true });
   performance.measure('ndcg:explain', { start: started });
-  const empty = result.ok && result.rows.length === 0;
+  const empty = result.ok && result.length === 0;
   document.body.dataset.state = empty ? 'empty' : result.ok ? 'ok' : 'error';
   showDiagnostics(result.ok ? [] : result.errors, empty ? [] : result.warnings);
-  showContext(state, empty ? { ok: true, rows: [], warnings: [] } : result);
+  showContext(state, empty ? { ok: true, length: 0, warnings: [] } : result);
   setText($('ranking-print'), state.ranking);
   setText($('judgments-print'), state.judgments);
   if (empty) {

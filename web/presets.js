@@ -122,10 +122,13 @@ const SLIPS = [
   },
 ];
 
-/** The note about a known slip when `rows` (a bare list of grades) are one of SLIPS; or null. */
-export function findSlip(rows) {
-  if (rows.length === 0 || rows.some((r) => r.doc !== null)) return null;
-  const slip = SLIPS.find((s) => s.grades.length === rows.length && s.grades.every((g, i) => g === rows[i].grade));
+/**
+ * The note about a known slip when a step table (stepColumns) is a bare list of grades that is
+ * one of SLIPS; or null.
+ */
+export function findSlip({ length, columns }) {
+  if (length === 0 || columns.doc.some((doc) => doc !== null)) return null;
+  const slip = SLIPS.find((s) => s.grades.length === length && s.grades.every((g, i) => g === columns.grade[i]));
   return slip?.note ?? null;
 }
 

@@ -3,6 +3,7 @@
 import {
   el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged,
 } from './format.js';
+import { stepColumns } from './steps.js';
 import { fillNearFirst, patchRows, setHeader } from './table.js';
 
 export const ROWS_PER_PAGE = 1000;
@@ -61,10 +62,7 @@ export function termText(gain, discount, term, rank, d) {
 }
 
 /** The division at the cut-off: "3.3935 / 11.8339 = 0.2868" (rounded values like the slide). */
-export function divisionText(row, d) {
-  const dcg = d.slide ? row.roundedDcg : row.dcg;
-  const idcg = d.slide ? row.roundedIdcg : row.idcg;
-  const ndcg = d.slide ? row.roundedNdcg : row.ndcg;
+export function divisionText(dcg, idcg, ndcg, d) {
   return `${formatNumber(dcg, d.decimals)} / ${formatNumber(idcg, d.decimals)} = ${formatNumber(ndcg, d.ndcgDecimals)}`;
 }
 
@@ -99,19 +97,20 @@ function patchNumber(r, field, value, decimals) {
 }
 const TRIM = { trim: true };
 
-/** "0.5, tied at ranks 2–3" for a score that other documents share. */
-function scoreText(row) {
-  const score = formatGrade(row.score);
-  return row.tie ? `${score} (tied, ranks ${row.tie.first}–${row.tie.last})` : score;
+/** "0.5, tied at ranks 2–3" for a score that other documents share (`first` 0: none). */
+function scoreText(score, first, last) {
+  const text = formatGrade(score);
+  return first !== 0 ? `${text} (tied, ranks ${first}–${last})` : text;
 }
 
 /**
- * The gain of a rank whose score ties under ties: average: "(3 + 2) / 2 = 2.5", the mean of the
- * tied documents' own gains, which every rank of the tie gains.
+ * The gain of rank i + 1, whose score ties under ties: average: "(3 + 2) / 2 = 2.5", the mean of
+ * the tied documents' own gains, which every rank of the tie gains.
  */
-function sharedGainText(rows, row, d) {
-  const own = rows.slice(row.tie.first - 1, row.tie.last).map((r) => formatNumber(r.ownGain, d.decimals, { trim: true }));
-  return `(${own.join(' + ')}) / ${own.length} = ${formatNumber(row.gain, d.decimals, { trim: true })}`;
+function sharedGainText(c, i, d) {
+  const own = [];
+  for (let j = c.tieFirst[i] - 1; j < c.tieLast[i]; j++) own.push(formatNumber(c.ownGain[j], d.decimals, { trim: true }));
+  return `(${own.join(' + ')}) / ${own.length} = ${formatNumber(c.gain[i], d.decimals, { trim: true })}`;
 }
 
 const column = (field, className = 'num') => ({ field, className });
@@ -126,7 +125,9 @@ const SCORED_STEP_COLUMNS = [...STEP_COLUMNS.slice(0, 2), column('score'), ...ST
 export function renderSteps(table, result, d, limit) {
   const k = result.summary.k;
   const scored = result.reading?.numbers === 'score';
-  const averaged = scored && result.rows.some((r) => r.tie && r.gain !== r.ownGain);
+  const { length, columns: c } = stepColumns(result);
+  let averaged = false;
+  for (let i = 0; scored && !averaged && i < length; i++) averaged = c.tieFirst[i] !== 0 && c.gain[i] !== c.ownGain[i];
   const discountTitle = d.jk
     ? `${logText(d.base, '').trim()} of the rank; 1 below rank ${formatNumber(d.base, 6, { trim: true })}`
     : `${logText(d.base, '').trim()}(rank + 1)`;
@@ -139,47 +140,54 @@ export function renderSteps(table, result, d, limit) {
     ['Discount', discountTitle], ['G / discount', 'what this rank adds to DCG'],
     ['DCG', 'discounted cumulated gain: the sum of G / discount so far'], ['IG', 'gain at this rank of the ideal ranking'],
     ['IDCG', 'DCG of the ideal ranking'], [`NDCG`, `DCG / IDCG; at k = ${k} the division is written out`]]);
-  const rows = result.rows;
-  const shown = Math.min(rows.length, limit);
+  const shown = Math.min(length, limit);
   const patched = patchRows(table, shown, scored ? SCORED_STEP_COLUMNS : STEP_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
+  // Read a column at a time: an object per rank was a third of what an edit allocated.
+  const dcgShown = (d.slide && c.roundedDcg) || c.dcg;
+  const idcgShown = (d.slide && c.roundedIdcg) || c.idcg;
+  const ndcgShown = (d.slide && c.roundedNdcg) || c.ndcg;
   fillNearFirst(table, patched, (r, i) => {
-    const row = rows[i];
-    const atK = row.rank === k;
+    const rank = i + 1;
+    const grade = c.grade[i];
+    const gain = c.gain[i];
+    const repeated = c.repeated[i] === 1;
+    const tied = scored && c.tieFirst[i] !== 0;
+    const atK = rank === k;
     r.flag('at-k', atK);
-    r.flag('tied', Boolean(row.tie));
-    if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
-    patchDoc(r, 'doc', row.doc, row.grade, row.judged, row.repeated);
-    if (scored && !r.same('score', row.score, row.tie?.first, row.tie?.last)) r.text('score', scoreText(row));
-    if (!r.same('grade', row.grade)) r.text('grade', formatGrade(row.grade));
+    r.flag('tied', tied);
+    if (!r.same('rank', rank)) r.text('rank', String(rank));
+    patchDoc(r, 'doc', c.doc[i], grade, c.judged[i] === 1, repeated);
+    if (scored && !r.same('score', c.score[i], c.tieFirst[i], c.tieLast[i])) r.text('score', scoreText(c.score[i], c.tieFirst[i], c.tieLast[i]));
+    if (!r.same('grade', grade)) r.text('grade', formatGrade(grade));
     // The working of a rank changes only with its gain or the conventions: below an edit, most
     // rows keep theirs, and their text is not even rebuilt.
-    const shared = row.tie && row.gain !== row.ownGain;
+    const shared = tied && gain !== c.ownGain[i];
     // Kept in one object per row, changed in place: a new object per changed row was garbage
     // on every edit at rank 1, and V8 recompiled this code when it began to keep them.
     const w = r.working ??= { gain: NaN, repeated: false, grade: NaN, rank: 0, style: '', shared: false };
-    if (shared || w.gain !== row.gain || w.repeated !== row.repeated || w.grade !== row.grade ||
-        w.rank !== row.rank || w.style !== style || w.shared) {
-      w.gain = row.gain;
-      w.repeated = row.repeated;
-      w.grade = row.grade;
-      w.rank = row.rank;
+    if (shared || w.gain !== gain || w.repeated !== repeated || w.grade !== grade ||
+        w.rank !== rank || w.style !== style || w.shared) {
+      w.gain = gain;
+      w.repeated = repeated;
+      w.grade = grade;
+      w.rank = rank;
       w.style = style;
       w.shared = shared;
-      r.text('gain', row.repeated ? '0 (repeat)' : shared ? sharedGainText(rows, row, d) : gainText(row.grade, row.gain, d));
-      r.text('discount', discountText(row.rank, row.discount, d));
-      r.text('term', termText(row.gain, row.discount, row.term, row.rank, d));
+      r.text('gain', repeated ? '0 (repeat)' : shared ? sharedGainText(c, i, d) : gainText(grade, gain, d));
+      r.text('discount', discountText(rank, c.discount[i], d));
+      r.text('term', termText(gain, c.discount[i], c.term[i], rank, d));
     }
-    patchNumber(r, 'cg', row.cg, d.decimals);
-    patchValue(r, 'dcg', row.dcg, d.slide ? row.roundedDcg : row.dcg, d.decimals, d, d.decimals + 3);
-    patchNumber(r, 'idealGain', row.idealGain, d.decimals);
-    patchValue(r, 'idcg', row.idcg, d.slide ? row.roundedIdcg : row.idcg, d.decimals, d, d.decimals + 3);
+    patchNumber(r, 'cg', c.cg[i], d.decimals);
+    patchValue(r, 'dcg', c.dcg[i], dcgShown[i], d.decimals, d, d.decimals + 3);
+    patchNumber(r, 'idealGain', c.idealGain[i], d.decimals);
+    patchValue(r, 'idcg', c.idcg[i], idcgShown[i], d.decimals, d, d.decimals + 3);
     if (atK) {
       // The division, for one row: what the other rows' NDCG was shown from no longer holds.
       r.forget('ndcg');
-      r.value('ndcg', divisionText(row, d));
+      r.value('ndcg', divisionText(dcgShown[i], idcgShown[i], ndcgShown[i], d));
     } else {
-      patchValue(r, 'ndcg', row.ndcg, d.slide ? row.roundedNdcg : row.ndcg, d.ndcgDecimals, d, 4);
+      patchValue(r, 'ndcg', c.ndcg[i], ndcgShown[i], d.ndcgDecimals, d, 4);
     }
   });
   return shown;
@@ -197,33 +205,36 @@ export function renderIdeal(table, result, d, limit) {
     : 'Ideal ranking: the best possible order of the judged documents, and its DCG (IDCG)'],
     [['Rank'], ['Document'], ['Grade'], ['IG', d.gain === 'exponential' ? 'ideal gain: 2^grade − 1' : 'ideal gain'], ['Discount'],
       ['IG / discount', 'what this rank adds to IDCG'], ['IDCG']]);
-  const rows = result.rows;
-  const shown = Math.min(rows.length, limit);
+  const { length, idealLength, columns: c } = stepColumns(result);
+  const shown = Math.min(length, limit);
   const patched = patchRows(table, shown, IDEAL_COLUMNS);
   const style = `${d.decimals}|${d.jk}|${d.base}|${d.gain}`;
+  const idcgShown = (d.slide && c.roundedIdcg) || c.idcg;
   fillNearFirst(table, patched, (r, i) => {
-    const row = rows[i];
-    if (!r.same('rank', row.rank)) r.text('rank', String(row.rank));
-    patchDoc(r, 'idealDoc', row.idealDoc);
+    const rank = i + 1;
+    const grade = c.idealGrade[i];
+    const gain = c.idealGain[i];
+    if (!r.same('rank', rank)) r.text('rank', String(rank));
+    patchDoc(r, 'idealDoc', c.idealDoc[i]);
     const w = r.working ??= { gain: NaN, grade: NaN, rank: 0, style: '' };
-    if (w.gain !== row.idealGain || w.grade !== row.idealGrade || w.rank !== row.rank || w.style !== style) {
-      w.gain = row.idealGain;
-      w.grade = row.idealGrade;
-      w.rank = row.rank;
+    if (w.gain !== gain || w.grade !== grade || w.rank !== rank || w.style !== style) {
+      w.gain = gain;
+      w.grade = grade;
+      w.rank = rank;
       w.style = style;
-      r.text('idealGrade', formatGrade(row.idealGrade));
-      r.text('idealGain', gainText(row.idealGrade, row.idealGain, d));
-      r.text('discount', discountText(row.rank, row.discount, d));
-      r.text('idealTerm', termText(row.idealGain, row.discount, row.idealTerm, row.rank, d));
+      r.text('idealGrade', formatGrade(grade));
+      r.text('idealGain', gainText(grade, gain, d));
+      r.text('discount', discountText(rank, c.discount[i], d));
+      r.text('idealTerm', termText(gain, c.discount[i], c.idealTerm[i], rank, d));
     }
-    const idcg = d.slide ? row.roundedIdcg : row.idcg;
+    const idcg = idcgShown[i];
     if (!r.same('idcg', idcg, d.decimals)) r.text('idcg', formatNumber(idcg, d.decimals));
   });
   table.tFoot?.remove();
-  const beyond = result.ideal.length - rows.length;
+  const beyond = idealLength - length;
   if (beyond > 0) {
     table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: IDEAL_COLUMNS.length },
-      `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${rows.length}.`))));
+      `${beyond} more judged document${beyond === 1 ? '' : 's'} would follow; NDCG@k counts them only when k reaches past rank ${length}.`))));
   }
 }
 

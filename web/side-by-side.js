@@ -2,6 +2,7 @@
 // DCG and NDCG (as the core computed them), with the ranks where the two hold different
 // documents marked ≠. Used for a query in two runs (TREC tab) and for two pasted lists.
 import { el, formatNumber } from './format.js';
+import { stepRows } from './steps.js';
 
 const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : formatNumber(g, 6, { trim: true }));
 
@@ -11,11 +12,11 @@ const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : f
  * names. Returns { differing, length }: how many ranks differ, of how many.
  */
 export function renderSideBySide(parts, { names, explanations, cutoff = 0, decimals = 4 }, limit = 100) {
-  const [ea, eb] = explanations;
-  const length = Math.max(ea?.rows.length ?? 0, eb?.rows.length ?? 0);
+  const [ea, eb] = explanations.map((e) => (e ? stepRows(e) : null));
+  const length = Math.max(ea?.length ?? 0, eb?.length ?? 0);
   const shown = Math.min(length, Math.max(limit, cutoff));
   let differing = 0;
-  for (let i = 0; i < length; i++) if (ea?.rows[i]?.doc !== eb?.rows[i]?.doc) differing += 1;
+  for (let i = 0; i < length; i++) if (ea?.[i]?.doc !== eb?.[i]?.doc) differing += 1;
   const number = (x) => formatNumber(x, decimals);
   const cells = (row) => (row
     ? [el('td', { className: 'doc-id run-start' }, row.doc), el('td', {}, grade(row.grade)), el('td', { className: 'num' }, number(row.term)),
@@ -25,8 +26,8 @@ export function renderSideBySide(parts, { names, explanations, cutoff = 0, decim
     .map((h, i) => el('th', { scope: 'col', title: name, className: i === 0 ? 'run-start' : undefined }, h));
   const rows = [];
   for (let i = 0; i < shown; i++) {
-    const ra = ea?.rows[i];
-    const rb = eb?.rows[i];
+    const ra = ea?.[i];
+    const rb = eb?.[i];
     const differs = ra?.doc !== rb?.doc;
     rows.push(el('tr', { className: `${differs ? 'differs' : ''}${i + 1 === cutoff ? ' at-k' : ''}`.trim() || undefined },
       el('th', { scope: 'row' }, String(i + 1)),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { createCalculator, CalculatorUsageError, optionsToText } from '../../wasm/index.mjs';
+import { createCalculator, CalculatorUsageError, optionsToText, rowsOfColumns } from '../../wasm/index.mjs';
 import { loadVectorCases, roundTo } from './vectors.mjs';
 
 const calc = await createCalculator();
@@ -82,6 +82,8 @@ test('columnar: every vector gives the rows\' values column by column, as typed 
         }
       }
     });
+    // What a caller holding the columns gets when it asks for the rows.
+    assert.deepEqual(rowsOfColumns(columnar), rows.rows, c.name);
     rows.ideal.forEach((entry, i) => {
       assert.equal(columnar.ideal.doc[i], entry.doc);
       assert.equal(columnar.ideal.grade[i], entry.grade);
