@@ -3,10 +3,14 @@
 #include "ndcg/explain.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <set>
-#include <unordered_map>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "ndcg/text.hpp"
 
@@ -36,6 +40,60 @@ struct DocTally {
     if (count == kListedDocs) names += ", …";
     ++count;
   }
+};
+
+// The rank at which each document is first ranked, to find repeats: an open-addressed table of
+// 8-byte slots (the rank and 32 bits of the id's hash), the ids themselves left in the ranking.
+// A std::unordered_map of std::string keys copied every id into a node of its own, and was a
+// third of explaining 200,000 ranks.
+class FirstRanks {
+ public:
+  // Rank r holds entries[order[r - 1]]; both outlive the table.
+  FirstRanks(const std::vector<RankedEntry>& entries, const std::vector<std::uint32_t>& order)
+      : entries_(entries), order_(order) {}
+
+  void reserve(std::size_t ids) {
+    slots_.assign(std::bit_ceil(std::max<std::size_t>(16, 2 * ids)), Slot{});
+  }
+
+  // The first rank of `doc` when it was ranked before (and false), else `rank`, now its first
+  // (and true). Call reserve() with the number of ids first.
+  std::pair<std::uint32_t, bool> emplace(std::string_view doc, std::uint32_t rank) {
+    const std::uint64_t hash = std::hash<std::string_view>{}(doc);  // 32 bits in wasm
+    const auto tag = static_cast<std::uint32_t>(hash >> 32) ^ static_cast<std::uint32_t>(hash);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.rank == 0) {
+        slot = Slot{rank, tag};
+        return {rank, true};
+      }
+      if (slot.tag == tag && doc_of(slot.rank) == doc) return {slot.rank, false};
+    }
+  }
+
+  // The first rank of `doc`, which was ranked.
+  std::uint32_t at(std::string_view doc) const {
+    const std::uint64_t hash = std::hash<std::string_view>{}(doc);  // 32 bits in wasm
+    const auto tag = static_cast<std::uint32_t>(hash >> 32) ^ static_cast<std::uint32_t>(hash);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.rank == 0) return 0;
+      if (slot.tag == tag && doc_of(slot.rank) == doc) return slot.rank;
+    }
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t rank = 0;  // 0: empty
+    std::uint32_t tag = 0;
+  };
+  std::string_view doc_of(std::uint32_t rank) const { return *entries_[order_[rank - 1]].doc; }
+
+  const std::vector<RankedEntry>& entries_;
+  const std::vector<std::uint32_t>& order_;
+  std::vector<Slot> slots_;
 };
 
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
@@ -87,7 +145,11 @@ namespace {
 class Explainer {
  public:
   Explainer(const RankedList& ranking, const Judgments* judgments, const Options& options)
-      : ranking_(ranking), judgments_(judgments), options_(options), n_(ranking.entries.size()) {}
+      : ranking_(ranking),
+        judgments_(judgments),
+        options_(options),
+        n_(ranking.entries.size()),
+        first_rank_(ranking.entries, order_) {}
 
   Explanation run() {
     rank_by_score();
@@ -144,7 +206,7 @@ class Explainer {
   // Left by rank_by_score: entry of each rank.
   std::vector<std::uint32_t> order_;
   // Left by grade_rows.
-  std::unordered_map<std::string, std::uint32_t> first_rank_;
+  FirstRanks first_rank_;
   std::vector<IdealEntry> graded_by_ranking_only_;  // recall-base additions (see explain.hpp)
   DocTally unjudged_;
   DocTally graded_outside_judgments_;
@@ -269,12 +331,12 @@ void Explainer::grade_rows() {
 
     bool repeat = false;
     if (entry.doc) {
-      auto [it, inserted] = first_rank_.emplace(*entry.doc, row.rank);
+      const auto [first, inserted] = first_rank_.emplace(*entry.doc, row.rank);
       if (!inserted) {
         repeat = true;
         line_notes_.add(Source::ranking, entry.line, entry.doc_column,
                         *entry.doc + " is ranked again here (first at rank " +
-                            std::to_string(it->second) +
+                            std::to_string(first) +
                             "); a document can be found only once, so this repeat gains 0");
       } else if (judgments_ != nullptr && grade_source == Source::ranking && row.grade > 0) {
         // Relevant by the ranking's own word: without it in the recall base NDCG could pass 1.
@@ -321,7 +383,7 @@ void Explainer::build_ideal() {
       ideal.push_back(IdealEntry{j.doc, j.grade, gain});
     }
     for (IdealEntry& extra : graded_by_ranking_only_) {
-      extra.gain = out_.rows[first_rank_[*extra.doc] - 1].gain;
+      extra.gain = out_.rows[first_rank_.at(*extra.doc) - 1].gain;
       ideal.push_back(std::move(extra));
     }
   } else {

@@ -2,7 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 using namespace ndcg;
 
@@ -98,4 +103,69 @@ TEST_CASE(
   // The 99 repeats listed, then the 51 left out, counted.
   CHECK(r.warnings[DiagnosticList::kDefaultLimit - 1].message.find("d98 is ranked again") == 0);
   CHECK(r.warnings.back().message.find("… and 51 more like these") == 0);
+}
+
+TEST_CASE("a repeated document is told by its whole id, in rankings short and long, by score too") {
+  // Ids drawn from a pool half the ranking's size, so that most repeat; ids of 1 to 40 bytes
+  // that often differ from another in one byte only. The reference keeps a std::map.
+  std::uint64_t x = 20261126;
+  const auto next = [&](std::uint64_t bound) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % bound;
+  };
+  for (const std::size_t n : {1u, 2u, 17u, 1000u, 20000u}) {
+    std::vector<std::string> pool;
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, n / 2); ++i) {
+      std::string id = "d" + std::to_string(i);
+      id += std::string(next(40), 'x');
+      if (next(3) == 0) id.back() = static_cast<char>('a' + next(26));
+      pool.push_back(id);
+    }
+    for (const bool scored : {false, true}) {
+      CAPTURE(n);
+      CAPTURE(scored);
+      std::string ranking = scored ? "doc score\n" : "";
+      std::vector<std::string> ranked;
+      for (std::size_t i = 0; i < n; ++i) {
+        ranked.push_back(pool[next(pool.size())]);
+        // Scores fall with the rank, so the order is the one given.
+        ranking += ranked.back() + (scored ? " " + std::to_string(n - i) : "") + "\n";
+      }
+      std::string judgments;
+      for (std::size_t i = 0; i < pool.size(); i += 3) judgments += pool[i] + " 2\n";
+      const Explanation r = explain(ranking, judgments, Options{});
+      REQUIRE(r.ok);
+      REQUIRE(r.rows.size() == n);
+      std::map<std::string, std::size_t> first;
+      std::size_t repeats = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool repeated = !first.emplace(ranked[i], i + 1).second;
+        CHECK(r.rows[i].repeated == repeated);
+        if (repeated) CHECK(r.rows[i].gain == 0);
+        repeats += repeated ? 1 : 0;
+      }
+      // The notes name the first rank of each repeat listed (all but the list's last line).
+      std::size_t named = 0;
+      for (const Diagnostic& d : r.warnings) {
+        const auto at = d.message.find(" is ranked again here (first at rank ");
+        if (at == std::string::npos) continue;
+        const std::string id = d.message.substr(0, at);
+        const std::size_t rank = std::stoul(d.message.substr(at + 37));
+        CHECK(first.at(id) == rank);
+        ++named;
+      }
+      CHECK(named == std::min<std::size_t>(repeats, DiagnosticList::kDefaultLimit - 1));
+    }
+  }
+}
+
+TEST_CASE("a document graded in the ranking but not judged joins the ideal with its first gain") {
+  // Each of a, b, c is graded in the ranking and ranked twice; only d is judged.
+  const Explanation r = explain("a 3\nb 1\na 3\nc 2\nb 1\nd\n", "d 1\n", Options{});
+  REQUIRE(r.ok);
+  std::map<std::string, double> ideal;
+  for (const IdealEntry& e : r.ideal) ideal[*e.doc] = e.gain;
+  CHECK(ideal == std::map<std::string, double>{{"a", 3}, {"b", 1}, {"c", 2}, {"d", 1}});
+  CHECK(r.rows[2].repeated);
+  CHECK(r.rows[4].repeated);
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -418,4 +419,77 @@ TEST_CASE("compare conventions: trec_eval against scikit-learn on the example, o
   const ConventionsComparison bad = compare_conventions("d1", "", {}, "trec_eval", "nope");
   CHECK_FALSE(bad.ok);
   CHECK(bad.errors[0].message.find("unknown preset 'nope'") != std::string::npos);
+}
+
+TEST_CASE("compare conventions: each preset's values, and each option's effect, are explain()'s") {
+  // The comparison reads the texts once and explains them under every preset: each result must
+  // be the one a whole explain() of the texts under that preset gives, bit for bit.
+  const auto same_summary = [](const Summary& a, const Summary& b) {
+    CHECK(a.k == b.k);
+    CHECK(a.judged_relevant == b.judged_relevant);
+    CHECK(std::memcmp(&a.dcg_at_k, &b.dcg_at_k, sizeof(double)) == 0);
+    CHECK(std::memcmp(&a.idcg_at_k, &b.idcg_at_k, sizeof(double)) == 0);
+    CHECK(std::memcmp(&a.ndcg_at_k, &b.ndcg_at_k, sizeof(double)) == 0);
+  };
+  struct Case {
+    std::string name, ranking, judgments;
+    std::vector<OptionValue> options;
+  };
+  std::vector<Case> cases;
+  for (const test::VectorCase& vc : test::load_vector_cases()) {
+    const auto& c = vc.data;
+    cases.push_back({vc.file + ": " + c["name"].get<std::string>(), c["ranking"].get<std::string>(),
+                     c["judgments"].get<std::string>(), test::option_values(c["options"])});
+  }
+  // The ranking's numbers read as scores, as grades, and as the input says: each preset reads
+  // them as the caller asked.
+  for (const char* numbers : {"score", "grade", "auto"}) {
+    cases.push_back({std::string("numbers ") + numbers,
+                     "d3 0.9\nd1 0.5\nd2 0.5\nd5 2\n",
+                     "d1 3\nd2 2\nd3 1\nd4 1\n",
+                     {{"rankingNumbers", numbers}, {"k", "3"}}});
+  }
+  std::size_t compared = 0;
+  for (const Case& c : cases) {
+    const std::string& name = c.name;
+    CAPTURE(name);
+    const std::string& ranking = c.ranking;
+    const std::string& judgments = c.judgments;
+    const std::vector<OptionValue>& given = c.options;
+    const ConventionsComparison r =
+        compare_conventions(ranking, judgments, given, "trec_eval", "sklearn");
+    REQUIRE(r.ok == explain(ranking, judgments, given).ok);
+    if (!r.ok) continue;
+    std::vector<OptionValue> shared;
+    for (const OptionValue& v : given) {
+      if (v.name == "k" || v.name == "rankingNumbers") shared.push_back(v);
+    }
+    const auto explained = [&](std::vector<OptionValue> values) {
+      values.insert(values.end(), shared.begin(), shared.end());
+      return explain(ranking, judgments, values);
+    };
+    for (const PresetResult& p : r.presets) {
+      CAPTURE(p.preset);
+      const Explanation e = explained({{"preset", p.preset}});
+      REQUIRE(p.ok == e.ok);
+      if (p.ok) same_summary(p.summary, e.summary);
+      ++compared;
+    }
+    const std::vector<OptionValue> a = preset_values(*find_preset("trec_eval"));
+    const std::vector<OptionValue> b = preset_values(*find_preset("sklearn"));
+    for (const OptionEffect& effect : r.effects) {
+      CAPTURE(effect.option);
+      std::vector<OptionValue> switched = a;
+      for (OptionValue& v : switched) {
+        if (v.name == effect.option) v.value = effect.second_value;
+      }
+      for (const OptionValue& v : b) {
+        if (v.name == effect.option) CHECK(v.value == effect.second_value);
+      }
+      const Explanation e = explained(switched);
+      REQUIRE(effect.ok == e.ok);
+      if (effect.ok) CHECK(std::memcmp(&effect.ndcg, &e.summary.ndcg_at_k, sizeof(double)) == 0);
+    }
+  }
+  CHECK(compared > 300);
 }
