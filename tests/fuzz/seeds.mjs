@@ -49,6 +49,11 @@ for (const file of readdirSync(join(TESTS, 'vectors')).filter((f) => f.endsWith(
     seeds.explain.push(joined(c.ranking ?? '', c.judgments ?? '', optionPieces(c.options).reduce((s, x, i) => s + (i % 2 ? `=${x}\n` : x), '')));
   }
 }
+// A ranking whose numbers read as scores or as grades as the option says: the comparison of
+// conventions reads it so under every preset.
+for (const numbers of ['score', 'grade', 'auto']) {
+  seeds.explain.push(joined('d3 0.9\nd1 0.5\nd2 0.5\nd5 2\n', 'd1 3\nd2 2\nd3 1\nd4 1\n', `rankingNumbers=${numbers}\nk=3\n`));
+}
 const trecDir = join(TESTS, 'trec');
 const manifest = JSON.parse(readFileSync(join(trecDir, 'cases.json'), 'utf8'));
 for (const c of manifest.cases) {
