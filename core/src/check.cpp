@@ -302,10 +302,9 @@ std::string ranks_text(std::uint32_t first, std::uint32_t last) {
 
 class ColumnChecker {
  public:
-  ColumnChecker(std::string_view ranking, std::string_view judgments,
-                const std::vector<OptionValue>& options, const Explanation& e,
-                const WorkingColumn& working, Quantity q)
-      : ranking_(ranking), judgments_(judgments), options_(options), e_(e), w_(working), q_(q) {
+  ColumnChecker(ExplainedTexts& texts, const std::vector<OptionValue>& options,
+                const Explanation& e, const WorkingColumn& working, Quantity q)
+      : texts_(texts), options_(options), e_(e), w_(working), q_(q) {
     out_.quantity = q;
     out_.total = w_.total;
     ours_ = column_of_quantity(e_, q_);
@@ -440,7 +439,7 @@ class ColumnChecker {
   Explanation explain_with(const std::vector<OptionValue>& extra) const {
     std::vector<OptionValue> options = options_;
     options.insert(options.end(), extra.begin(), extra.end());
-    return explain(ranking_, judgments_, options);
+    return texts_.explain(options);
   }
 
   // NDCG computed from DCG and IDCG rounded first, as a slide that prints them does.
@@ -597,8 +596,7 @@ class ColumnChecker {
   Options current_;
 
  private:
-  std::string_view ranking_;
-  std::string_view judgments_;
+  ExplainedTexts& texts_;  // the ranking and judgments, read once for every explanation
   const std::vector<OptionValue>& options_;
   const Explanation& e_;
   const WorkingColumn& w_;
@@ -644,7 +642,8 @@ WorkingCheck check_working(std::string_view ranking_text, std::string_view judgm
                            const std::vector<OptionValue>& option_values,
                            std::string_view working_text, std::string_view quantity) {
   WorkingCheck out;
-  const Explanation e = explain(ranking_text, judgments_text, option_values);
+  ExplainedTexts texts(ranking_text, judgments_text);
+  const Explanation e = texts.explain(option_values);
   out.warnings = e.warnings;
   auto working = parse_working(working_text);
   DiagnosticList errors;
@@ -673,7 +672,7 @@ WorkingCheck check_working(std::string_view ranking_text, std::string_view judgm
   Options current;
   set_options(current, option_values);  // valid: the explanation above accepted them
   for (const WorkingColumn& c : working.value) {
-    ColumnChecker checker(ranking_text, judgments_text, option_values, e, c,
+    ColumnChecker checker(texts, option_values, e, c,
                           c.quantity.value_or(chosen.value_or(Quantity::dcg)));
     checker.current_ = current;
     out.columns.push_back(checker.run());

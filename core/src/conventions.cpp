@@ -4,8 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "ndcg/input.hpp"
-#include "ndcg/options.hpp"
 #include "ndcg/text.hpp"
 
 namespace ndcg {
@@ -32,7 +30,8 @@ ConventionsComparison compare_conventions(std::string_view ranking_text,
                                           const std::vector<OptionValue>& option_values,
                                           std::string_view first, std::string_view second) {
   ConventionsComparison out;
-  const Explanation given = explain(ranking_text, judgments_text, option_values);
+  ExplainedTexts texts(ranking_text, judgments_text);
+  const Explanation given = texts.explain(option_values);
   out.warnings = given.warnings;
   DiagnosticList errors;
   for (const std::string_view name : {first, second}) {
@@ -52,26 +51,10 @@ ConventionsComparison compare_conventions(std::string_view ranking_text,
   for (const OptionValue& v : option_values) {
     if (applies_to_every_preset(v.name)) shared.push_back(v);
   }
-  // The texts are read once (once for each way of reading the ranking's numbers, which is one
-  // unless a preset sets it), and explained under each preset: reading them again for each of
-  // twenty explanations was half the time of a long ranking's comparison.
-  const Parsed<Judgments> judgments = parse_judgments(judgments_text);
-  const Judgments* judged = judgments.value.items.empty() ? nullptr : &judgments.value;
-  std::vector<std::pair<RankingNumbers, Parsed<RankedList>>> rankings;
-  const auto ranking_read = [&](RankingNumbers numbers) -> const Parsed<RankedList>& {
-    for (const auto& [read_as, ranking] : rankings) {
-      if (read_as == numbers) return ranking;
-    }
-    rankings.emplace_back(numbers, parse_ranking(ranking_text, numbers));
-    return rankings.back().second;
-  };
+  // Under every preset, from the same reading of the texts (ExplainedTexts).
   const auto explain_with = [&](std::vector<OptionValue> values) {
     values.insert(values.end(), shared.begin(), shared.end());
-    Options options;
-    if (!set_options(options, values).empty()) return Explanation{};
-    const Parsed<RankedList>& ranking = ranking_read(options.ranking_numbers);
-    if (!ranking.errors.empty()) return Explanation{};
-    return explain(ranking.value, judged, options);
+    return texts.explain(values);
   };
   for (const Preset& p : presets()) {
     out.presets.push_back(

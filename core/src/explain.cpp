@@ -102,10 +102,11 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 }  // namespace
 
-Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
-                    const Options& options) {
-  auto ranking = parse_ranking(ranking_text, options.ranking_numbers);
-  auto judgments = parse_judgments(judgments_text);
+namespace {
+
+// Both texts' diagnostics, then the explanation of what they hold.
+Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgments>& judgments,
+                         const Options& options) {
   DiagnosticList errors;
   errors.append(ranking.errors);
   errors.append(judgments.errors);
@@ -126,16 +127,49 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
   return out;
 }
 
+// Options that do not apply: their errors, and the texts' (read the default way), at once.
+Explanation option_errors(DiagnosticList errors, const Parsed<RankedList>& ranking,
+                          const Parsed<Judgments>& judgments) {
+  errors.append(ranking.errors);
+  errors.append(judgments.errors);
+  Explanation out;
+  out.errors = errors.finish();
+  return out;
+}
+
+}  // namespace
+
+Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
+                    const Options& options) {
+  return explain_read(parse_ranking(ranking_text, options.ranking_numbers),
+                      parse_judgments(judgments_text), options);
+}
+
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const std::vector<OptionValue>& option_values) {
   Options options;
   DiagnosticList errors = set_options(options, option_values);
   if (errors.empty()) return explain(ranking_text, judgments_text, options);
-  errors.append(parse_ranking(ranking_text).errors);
-  errors.append(parse_judgments(judgments_text).errors);
-  Explanation out;
-  out.errors = errors.finish();
-  return out;
+  return option_errors(std::move(errors), parse_ranking(ranking_text),
+                       parse_judgments(judgments_text));
+}
+
+ExplainedTexts::ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text)
+    : ranking_text_(ranking_text), judgments_(parse_judgments(judgments_text)) {}
+
+const Parsed<RankedList>& ExplainedTexts::ranking(RankingNumbers numbers) {
+  for (const auto& [read_as, ranking] : rankings_) {
+    if (read_as == numbers) return ranking;
+  }
+  rankings_.emplace_back(numbers, parse_ranking(ranking_text_, numbers));
+  return rankings_.back().second;
+}
+
+Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_values) {
+  Options options;
+  DiagnosticList errors = set_options(options, option_values);
+  if (errors.empty()) return explain_read(ranking(options.ranking_numbers), judgments_, options);
+  return option_errors(std::move(errors), ranking(RankingNumbers::automatic), judgments_);
 }
 
 namespace {

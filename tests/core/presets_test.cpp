@@ -493,3 +493,48 @@ TEST_CASE("compare conventions: each preset's values, and each option's effect, 
   }
   CHECK(compared > 300);
 }
+
+TEST_CASE("texts read once explain as explain() does, under one set of options after another") {
+  // One ExplainedTexts per input, asked under the vector's options, then under every preset,
+  // then with options that do not apply: each answer must be what a whole explain() gives.
+  const auto same = [](const Explanation& a, const Explanation& b) {
+    REQUIRE(a.ok == b.ok);
+    const auto messages = [](const std::vector<Diagnostic>& list) {
+      std::vector<std::string> out;
+      for (const Diagnostic& d : list) {
+        out.push_back(std::to_string(static_cast<int>(d.source)) + ":" + std::to_string(d.line) +
+                      ":" + std::to_string(d.column) + ":" + d.message);
+      }
+      return out;
+    };
+    CHECK(messages(a.errors) == messages(b.errors));
+    CHECK(messages(a.warnings) == messages(b.warnings));
+    REQUIRE(a.rows.size() == b.rows.size());
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+      CHECK(a.rows[i].doc == b.rows[i].doc);
+      CHECK(std::memcmp(&a.rows[i].ndcg, &b.rows[i].ndcg, sizeof(double)) == 0);
+    }
+    CHECK(a.ideal.size() == b.ideal.size());
+    CHECK(std::memcmp(&a.summary.ndcg_at_k, &b.summary.ndcg_at_k, sizeof(double)) == 0);
+  };
+  std::size_t compared = 0;
+  for (const test::VectorCase& vc : test::load_vector_cases()) {
+    const auto& c = vc.data;
+    const std::string name = vc.file + ": " + c["name"].get<std::string>();
+    CAPTURE(name);
+    const std::string ranking = c["ranking"].get<std::string>();
+    const std::string judgments = c["judgments"].get<std::string>();
+    std::vector<std::vector<OptionValue>> asked{test::option_values(c["options"])};
+    for (const Preset& p : presets()) asked.push_back({{"preset", std::string(p.name)}});
+    asked.push_back({{"rankingNumbers", "score"}});
+    asked.push_back({{"rankingNumbers", "grade"}, {"k", "2"}});
+    asked.push_back({{"k", "-1"}});
+    asked.push_back({{"rankingNumbers", "score"}, {"gain", "nope"}});
+    ExplainedTexts texts(ranking, judgments);
+    for (const std::vector<OptionValue>& values : asked) {
+      same(texts.explain(values), explain(ranking, judgments, values));
+      ++compared;
+    }
+  }
+  CHECK(compared > 600);
+}

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ndcg/diagnostic.hpp"
@@ -106,5 +107,23 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
 
 // The same, from already parsed inputs (the TREC evaluator calls this per query).
 Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options);
+
+// Two texts read once and explained under as many sets of options as asked: the comparison of
+// conventions and the check of a working explain one input a dozen times or more, and reading
+// the texts was half of each explanation of a long ranking. explain(values) gives what
+// explain(ranking_text, judgments_text, values) gives. The ranking is read once for each way of
+// reading its numbers that is asked for (Options::ranking_numbers). The texts must outlive it.
+class ExplainedTexts {
+ public:
+  ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text);
+  Explanation explain(const std::vector<OptionValue>& option_values);
+
+ private:
+  const Parsed<RankedList>& ranking(RankingNumbers numbers);
+
+  std::string_view ranking_text_;
+  Parsed<Judgments> judgments_;
+  std::vector<std::pair<RankingNumbers, Parsed<RankedList>>> rankings_;
+};
 
 }  // namespace ndcg
