@@ -59,29 +59,17 @@ class FirstRanks {
   // The first rank of `doc` when it was ranked before (and false), else `rank`, now its first
   // (and true). Call reserve() with the number of ids first.
   std::pair<std::uint32_t, bool> emplace(std::string_view doc, std::uint32_t rank) {
-    const std::uint64_t hash = std::hash<std::string_view>{}(doc);  // 32 bits in wasm
-    const auto tag = static_cast<std::uint32_t>(hash >> 32) ^ static_cast<std::uint32_t>(hash);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.rank == 0) {
-        slot = Slot{rank, tag};
-        return {rank, true};
-      }
-      if (slot.tag == tag && doc_of(slot.rank) == doc) return {slot.rank, false};
-    }
+    std::uint32_t tag = 0;
+    Slot& slot = slots_[slot_of(doc, tag)];
+    if (slot.rank != 0) return {slot.rank, false};
+    slot = Slot{rank, tag};
+    return {rank, true};
   }
 
-  // The first rank of `doc`, which was ranked.
+  // The first rank of `doc`, or 0 when it was not ranked.
   std::uint32_t at(std::string_view doc) const {
-    const std::uint64_t hash = std::hash<std::string_view>{}(doc);  // 32 bits in wasm
-    const auto tag = static_cast<std::uint32_t>(hash >> 32) ^ static_cast<std::uint32_t>(hash);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& slot = slots_[i];
-      if (slot.rank == 0) return 0;
-      if (slot.tag == tag && doc_of(slot.rank) == doc) return slot.rank;
-    }
+    std::uint32_t tag = 0;
+    return slots_[slot_of(doc, tag)].rank;
   }
 
  private:
@@ -89,6 +77,18 @@ class FirstRanks {
     std::uint32_t rank = 0;  // 0: empty
     std::uint32_t tag = 0;
   };
+
+  // The slot that holds `doc`, or the empty one where it would go; `tag` is set to its tag.
+  std::size_t slot_of(std::string_view doc, std::uint32_t& tag) const {
+    const std::uint64_t hash = std::hash<std::string_view>{}(doc);  // 32 bits in wasm
+    tag = static_cast<std::uint32_t>(hash >> 32) ^ static_cast<std::uint32_t>(hash);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.rank == 0 || (slot.tag == tag && doc_of(slot.rank) == doc)) return i;
+    }
+  }
+
   std::string_view doc_of(std::uint32_t rank) const { return *entries_[order_[rank - 1]].doc; }
 
   const std::vector<RankedEntry>& entries_;
@@ -99,10 +99,6 @@ class FirstRanks {
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
-
-}  // namespace
-
-namespace {
 
 // Both texts' diagnostics, then the explanation of what they hold.
 Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgments>& judgments,
@@ -127,16 +123,6 @@ Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgmen
   return out;
 }
 
-// Options that do not apply: their errors, and the texts' (read the default way), at once.
-Explanation option_errors(DiagnosticList errors, const Parsed<RankedList>& ranking,
-                          const Parsed<Judgments>& judgments) {
-  errors.append(ranking.errors);
-  errors.append(judgments.errors);
-  Explanation out;
-  out.errors = errors.finish();
-  return out;
-}
-
 }  // namespace
 
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
@@ -147,11 +133,7 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
 
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const std::vector<OptionValue>& option_values) {
-  Options options;
-  DiagnosticList errors = set_options(options, option_values);
-  if (errors.empty()) return explain(ranking_text, judgments_text, options);
-  return option_errors(std::move(errors), parse_ranking(ranking_text),
-                       parse_judgments(judgments_text));
+  return ExplainedTexts(ranking_text, judgments_text).explain(option_values);
 }
 
 ExplainedTexts::ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text)
@@ -169,7 +151,12 @@ Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_value
   Options options;
   DiagnosticList errors = set_options(options, option_values);
   if (errors.empty()) return explain_read(ranking(options.ranking_numbers), judgments_, options);
-  return option_errors(std::move(errors), ranking(RankingNumbers::automatic), judgments_);
+  // Options that do not apply: their errors, and the texts' (read the default way), at once.
+  errors.append(ranking(RankingNumbers::automatic).errors);
+  errors.append(judgments_.errors);
+  Explanation out;
+  out.errors = errors.finish();
+  return out;
 }
 
 namespace {
