@@ -51,10 +51,10 @@ ConventionsComparison compare_conventions(std::string_view ranking_text,
   for (const OptionValue& v : option_values) {
     if (applies_to_every_preset(v.name)) shared.push_back(v);
   }
-  // Under every preset, from the same reading of the texts (ExplainedTexts).
+  // Under every preset, from the same reading of the texts (ExplainedTexts), as summaries.
   const auto explain_with = [&](std::vector<OptionValue> values) {
     values.insert(values.end(), shared.begin(), shared.end());
-    return texts.explain(values);
+    return texts.explain(values, Detail::summary);
   };
   for (const Preset& p : presets()) {
     out.presets.push_back(

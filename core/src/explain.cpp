@@ -28,15 +28,23 @@ std::string format_number(double value) {
   return s;
 }
 
-// Collects documents for one warning that names the first few and counts the rest.
+// Collects documents for one warning that names the first few and counts the rest. A document
+// without an id is named by its rank ("#3"); a name is made only for the few listed.
 struct DocTally {
   std::size_t count = 0;
   std::uint32_t first_line = 0;
   std::string names;
 
-  void add(const std::string& doc, std::uint32_t line) {
+  void add(const std::optional<std::string>& doc, std::size_t rank, std::uint32_t line) {
     if (count == 0) first_line = line;
-    if (count < kListedDocs) names += (count == 0 ? "" : ", ") + doc;
+    if (count < kListedDocs) {
+      if (count > 0) names += ", ";
+      if (doc) {
+        names += *doc;
+      } else {
+        names += "#" + std::to_string(rank);
+      }
+    }
     if (count == kListedDocs) names += ", …";
     ++count;
   }
@@ -102,7 +110,7 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 // Both texts' diagnostics, then the explanation of what they hold.
 Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgments>& judgments,
-                         const Options& options) {
+                         const Options& options, Detail detail) {
   DiagnosticList errors;
   errors.append(ranking.errors);
   errors.append(judgments.errors);
@@ -112,11 +120,12 @@ Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgmen
   if (!errors.empty()) {
     Explanation out;
     out.errors = errors.finish();
-    out.warnings = warnings.finish();
+    if (detail == Detail::whole) out.warnings = warnings.finish();
     return out;
   }
   const Judgments* given = judgments.value.items.empty() ? nullptr : &judgments.value;
-  Explanation out = explain(ranking.value, given, options);
+  Explanation out = explain(ranking.value, given, options, detail);
+  if (detail == Detail::summary) return out;
   std::vector<Diagnostic> all = warnings.finish();
   all.insert(all.end(), out.warnings.begin(), out.warnings.end());
   out.warnings = std::move(all);
@@ -128,7 +137,7 @@ Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgmen
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const Options& options) {
   return explain_read(parse_ranking(ranking_text, options.ranking_numbers),
-                      parse_judgments(judgments_text), options);
+                      parse_judgments(judgments_text), options, Detail::whole);
 }
 
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
@@ -147,10 +156,12 @@ const Parsed<RankedList>& ExplainedTexts::ranking(RankingNumbers numbers) {
   return rankings_.back().second;
 }
 
-Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_values) {
+Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_values, Detail detail) {
   Options options;
   DiagnosticList errors = set_options(options, option_values);
-  if (errors.empty()) return explain_read(ranking(options.ranking_numbers), judgments_, options);
+  if (errors.empty()) {
+    return explain_read(ranking(options.ranking_numbers), judgments_, options, detail);
+  }
   // Options that do not apply: their errors, and the texts' (read the default way), at once.
   errors.append(ranking(RankingNumbers::automatic).errors);
   errors.append(judgments_.errors);
@@ -162,13 +173,16 @@ Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_value
 namespace {
 
 // explain() in its five steps: grade the rows, build the ideal, warn, accumulate, summarise.
-// Each step reads what the ones before it left in the members.
+// Each step reads what the ones before it left in the members. For Detail::summary no step
+// row is made, the ideal ranking carries no document ids, and nothing is said but errors.
 class Explainer {
  public:
-  Explainer(const RankedList& ranking, const Judgments* judgments, const Options& options)
+  Explainer(const RankedList& ranking, const Judgments* judgments, const Options& options,
+            Detail detail)
       : ranking_(ranking),
         judgments_(judgments),
         options_(options),
+        whole_(detail == Detail::whole),
         n_(ranking.entries.size()),
         first_rank_(ranking.entries, order_) {}
 
@@ -197,6 +211,11 @@ class Explainer {
     return discount_at(static_cast<std::uint32_t>(rank), options_);
   }
 
+  // The ranks DCG@k adds up: k, or every rank when k is 0, and at most the ranking's length.
+  std::size_t cut_off_depth() const {
+    return options_.k == 0 ? n_ : std::min<std::size_t>(options_.k, n_);
+  }
+
   // A grade whose gain is undefined is reported once, where its grade is written, however many
   // times the ranking and the ideal ranking meet it.
   void report_undefined_gain(Source source, std::uint32_t line, std::uint32_t column,
@@ -214,6 +233,7 @@ class Explainer {
   const RankedList& ranking_;
   const Judgments* judgments_;
   const Options& options_;
+  const bool whole_;  // Detail::whole
   const std::size_t n_;
   Explanation out_;
   DiagnosticList errors_;
@@ -223,6 +243,21 @@ class Explainer {
   // are notes like the ones shown, and a note that sums up many documents is never one of them.
   DiagnosticList line_notes_;
   std::set<std::pair<Source, std::uint32_t>> reported_gains_;
+
+  // What each rank carries from one step to the next. The step table's rows are made from it
+  // at the end, for Detail::whole only: a StepRow is five to six times its size, and making rows
+  // was a third of a summary.
+  struct Rank {
+    double grade = 0;     // StepRow's
+    double gain = 0;      // G[r]
+    double own_gain = 0;  // the document's own gain (TieRule::average may share G[r] out)
+    std::uint32_t tie_first = 0;
+    std::uint32_t tie_last = 0;
+    bool judged = false;
+    bool repeated = false;
+  };
+  std::vector<Rank> ranks_;
+  double dcg_at_depth_ = 0;  // left by accumulate: DCG at min(k, n)
 
   // Left by rank_by_score: entry of each rank.
   std::vector<std::uint32_t> order_;
@@ -245,7 +280,7 @@ class Explainer {
 
 // Step 0: the order of the ranks: as given, or by score with the tie rule.
 void Explainer::rank_by_score() {
-  out_.rows.resize(n_);
+  ranks_.resize(n_);
   out_.numbers_from = ranking_.numbers_from;
   out_.scored = ranking_.scored;
   order_.resize(n_);
@@ -263,15 +298,14 @@ void Explainer::rank_by_score() {
   for (std::size_t i = 0; i < n_;) {
     std::size_t j = i + 1;
     while (j < n_ && *e[order_[j]].score == *e[order_[i]].score) ++j;
-    for (std::size_t r = i; r < j; ++r) {
-      out_.rows[r].score = e[order_[r]].score;
-      if (j - i > 1) {
-        out_.rows[r].tie_first = static_cast<std::uint32_t>(i + 1);
-        out_.rows[r].tie_last = static_cast<std::uint32_t>(j);
+    if (j - i > 1) {
+      for (std::size_t r = i; r < j; ++r) {
+        ranks_[r].tie_first = static_cast<std::uint32_t>(i + 1);
+        ranks_[r].tie_last = static_cast<std::uint32_t>(j);
       }
     }
     if (j - i > 1) {
-      if (groups == 0) {
+      if (groups == 0 && whole_) {
         for (std::size_t r = i; r < j && r < i + kListedDocs; ++r) {
           first_group += (r == i ? "" : ", ") + e[order_[r]].doc.value_or("?");
         }
@@ -284,7 +318,7 @@ void Explainer::rank_by_score() {
     }
     i = j;
   }
-  if (groups == 0) return;
+  if (groups == 0 || !whole_) return;
   std::string rule;
   switch (options_.ties) {
     case TieRule::input:
@@ -316,9 +350,8 @@ void Explainer::grade_rows() {
   first_rank_.reserve(n_);
   for (std::size_t i = 0; i < n_; ++i) {
     const RankedEntry& entry = ranking_.entries[order_[i]];
-    StepRow& row = out_.rows[i];
-    row.rank = static_cast<std::uint32_t>(i + 1);
-    row.doc = entry.doc;
+    Rank& row = ranks_[i];
+    const auto rank = static_cast<std::uint32_t>(i + 1);
     std::uint32_t grade_line = entry.line;
     std::uint32_t grade_column = entry.grade_column;
     Source grade_source = Source::ranking;
@@ -332,11 +365,11 @@ void Explainer::grade_rows() {
         grade_column = j->column;
         grade_source = Source::judgments;
         if (entry.grade && *entry.grade != j->grade) {
-          line_notes_.add(Source::ranking, entry.line, entry.grade_column,
-                          "the ranking gives " + *entry.doc + " grade " +
-                              format_number(*entry.grade) + " but the judgments say " +
-                              format_number(j->grade) + " (line " + std::to_string(j->line) +
-                              "); the judgment is used");
+          line_notes_.add_made(Source::ranking, entry.line, entry.grade_column, [&] {
+            return "the ranking gives " + *entry.doc + " grade " + format_number(*entry.grade) +
+                   " but the judgments say " + format_number(j->grade) + " (line " +
+                   std::to_string(j->line) + "); the judgment is used";
+          });
         }
       }
     }
@@ -346,23 +379,23 @@ void Explainer::grade_rows() {
     }
     any_grade_ = any_grade_ || entry.grade.has_value();
     if (!row.judged) {
-      unjudged_.add(entry.doc.value_or("#" + std::to_string(i + 1)), entry.line);
+      unjudged_.add(entry.doc, i + 1, entry.line);
       row.grade = options_.unjudged_grade;
     }
 
     bool repeat = false;
     if (entry.doc) {
-      const auto [first, inserted] = first_rank_.emplace(*entry.doc, row.rank);
+      const auto [first, inserted] = first_rank_.emplace(*entry.doc, rank);
       if (!inserted) {
         repeat = true;
-        line_notes_.add(Source::ranking, entry.line, entry.doc_column,
-                        *entry.doc + " is ranked again here (first at rank " +
-                            std::to_string(first) +
-                            "); a document can be found only once, so this repeat gains 0");
+        line_notes_.add_made(Source::ranking, entry.line, entry.doc_column, [&entry, rank = first] {
+          return *entry.doc + " is ranked again here (first at rank " + std::to_string(rank) +
+                 "); a document can be found only once, so this repeat gains 0";
+        });
       } else if (judgments_ != nullptr && grade_source == Source::ranking && row.grade > 0) {
         // Relevant by the ranking's own word: without it in the recall base NDCG could pass 1.
         graded_by_ranking_only_.push_back(IdealEntry{entry.doc, row.grade, 0});
-        graded_outside_judgments_.add(*entry.doc, entry.line);
+        graded_outside_judgments_.add(entry.doc, rank, entry.line);
       }
     }
     row.repeated = repeat;
@@ -372,11 +405,11 @@ void Explainer::grade_rows() {
     } else if (below_level(row.grade)) {
       // Said for the grades it changes: a grade 0 is not relevant either way.
       if (row.grade != 0) {
-        below_level_.add(entry.doc.value_or("#" + std::to_string(row.rank)), entry.line);
+        below_level_.add(entry.doc, rank, entry.line);
       }
       row.gain = 0;
     } else if (row.grade < 0 && !options_.keep_negative_gains) {
-      negative_.add(entry.doc.value_or("#" + std::to_string(row.rank)), entry.line);
+      negative_.add(entry.doc, rank, entry.line);
       row.gain = 0;
     } else if (auto gain = gain_of(row.grade, options_)) {
       row.gain = *gain;
@@ -404,7 +437,7 @@ void Explainer::build_ideal() {
       ideal.push_back(IdealEntry{j.doc, j.grade, gain});
     }
     for (IdealEntry& extra : graded_by_ranking_only_) {
-      extra.gain = out_.rows[first_rank_.at(*extra.doc) - 1].gain;
+      extra.gain = ranks_[first_rank_.at(*extra.doc) - 1].gain;
       ideal.push_back(std::move(extra));
     }
   } else {
@@ -414,8 +447,11 @@ void Explainer::build_ideal() {
                     "the ranking");
     }
     ideal.reserve(n_);
-    for (const StepRow& row : out_.rows) {
-      if (!row.repeated) ideal.push_back(IdealEntry{row.doc, row.grade, row.gain});
+    for (std::size_t i = 0; i < n_; ++i) {
+      const Rank& rank = ranks_[i];
+      if (rank.repeated) continue;
+      ideal.push_back(IdealEntry{whole_ ? ranking_.entries[order_[i]].doc : std::nullopt,
+                                 rank.grade, rank.gain});
     }
   }
   std::stable_sort(ideal.begin(), ideal.end(),
@@ -427,22 +463,23 @@ void Explainer::build_ideal() {
 void Explainer::share_tied_gains() {
   if (options_.ties != TieRule::average) return;
   for (std::size_t i = 0; i < n_;) {
-    StepRow& first = out_.rows[i];
+    const Rank& first = ranks_[i];
     if (first.tie_first == 0) {
       ++i;
       continue;
     }
     const std::size_t end = first.tie_last;
     double sum = 0;
-    for (std::size_t r = i; r < end; ++r) sum += out_.rows[r].own_gain;
+    for (std::size_t r = i; r < end; ++r) sum += ranks_[r].own_gain;
     const double mean = sum / static_cast<double>(end - i);
-    for (std::size_t r = i; r < end; ++r) out_.rows[r].gain = mean;
+    for (std::size_t r = i; r < end; ++r) ranks_[r].gain = mean;
     i = end;
   }
 }
 
 // Step 3: what the reader should know about the inputs as a whole.
 void Explainer::warn() {
+  if (!whole_) return;
   // Judgments that cannot belong to this ranking: most often left over from another example.
   const bool judged_some = judgments_ != nullptr && !judgments_->items.empty();
   no_match_ = judged_some && with_id_ > 0 && matched_ == 0;
@@ -526,31 +563,51 @@ void Explainer::warn() {
 // Step 4: rank by rank, the running sums and their quotient.
 void Explainer::accumulate() {
   const std::vector<IdealEntry>& ideal = out_.ideal;
+  if (whole_) out_.rows.resize(n_);
+  const std::size_t depth = cut_off_depth();
   double cg = 0;
   double dcg = 0;
   double idcg = 0;
   for (std::size_t i = 0; i < n_ && errors_.empty(); ++i) {
-    StepRow& row = out_.rows[i];
-    row.discount = discount_of(i + 1);
-    cg += row.gain;
-    row.term = row.gain / row.discount;
-    dcg += row.term;
-    if (i < ideal.size()) {
-      row.ideal_doc = ideal[i].doc;
-      row.ideal_grade = ideal[i].grade;
-      row.ideal_gain = ideal[i].gain;
-      row.ideal_term = row.ideal_gain / row.discount;
-      idcg += row.ideal_term;
-    }
-    row.cg = cg;
-    row.dcg = dcg;
-    row.idcg = idcg;
+    const Rank& rank = ranks_[i];
+    const double discount = discount_of(i + 1);
+    cg += rank.gain;
+    const double term = rank.gain / discount;
+    dcg += term;
+    const bool in_ideal = i < ideal.size();
+    const double ideal_term = in_ideal ? ideal[i].gain / discount : 0;
+    if (in_ideal) idcg += ideal_term;
     if (!std::isfinite(cg) || !std::isfinite(idcg)) {
       errors_.add(Source::ranking, ranking_.entries[order_[i]].line, 0,
                   "the cumulated gain overflows at rank " + std::to_string(i + 1) +
                       "; grades this large cannot be added up");
       break;
     }
+    if (i + 1 == depth) dcg_at_depth_ = dcg;
+    if (!whole_) continue;
+    const RankedEntry& entry = ranking_.entries[order_[i]];
+    StepRow& row = out_.rows[i];
+    row.rank = static_cast<std::uint32_t>(i + 1);
+    row.doc = entry.doc;
+    row.grade = rank.grade;
+    row.judged = rank.judged;
+    row.repeated = rank.repeated;
+    row.gain = rank.gain;
+    row.own_gain = rank.own_gain;
+    if (ranking_.scored) row.score = entry.score;
+    row.tie_first = rank.tie_first;
+    row.tie_last = rank.tie_last;
+    row.discount = discount;
+    row.term = term;
+    if (in_ideal) {
+      row.ideal_doc = ideal[i].doc;
+      row.ideal_grade = ideal[i].grade;
+      row.ideal_gain = ideal[i].gain;
+      row.ideal_term = ideal_term;
+    }
+    row.cg = cg;
+    row.dcg = dcg;
+    row.idcg = idcg;
     row.ndcg = idcg > 0 ? dcg / idcg : options_.ndcg_when_idcg_zero;
     if (options_.round_before_dividing) {
       const int d = *options_.round_before_dividing;
@@ -567,8 +624,7 @@ void Explainer::summarise() {
   const std::vector<IdealEntry>& ideal = out_.ideal;
   Summary& s = out_.summary;
   s.k = options_.k == 0 ? static_cast<std::uint32_t>(n_) : options_.k;
-  const std::size_t depth = std::min<std::size_t>(s.k, n_);
-  s.dcg_at_k = depth == 0 ? 0 : out_.rows[depth - 1].dcg;
+  s.dcg_at_k = dcg_at_depth_;
   const std::size_t ideal_depth = options_.ideal_depth == IdealDepth::whole
                                       ? ideal.size()
                                       : std::min<std::size_t>(s.k, ideal.size());
@@ -601,8 +657,12 @@ void Explainer::summarise() {
 }
 
 Explanation Explainer::finish() {
-  warnings_.append(line_notes_);
-  out_.warnings = warnings_.finish();
+  if (whole_) {
+    warnings_.append(line_notes_);
+    out_.warnings = warnings_.finish();
+  } else {
+    out_.ideal.clear();
+  }
   if (!errors_.empty()) {
     out_.ok = false;
     out_.rows.clear();
@@ -617,8 +677,9 @@ Explanation Explainer::finish() {
 
 }  // namespace
 
-Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options) {
-  return Explainer(ranking, judgments, options).run();
+Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options,
+                    Detail detail) {
+  return Explainer(ranking, judgments, options, detail).run();
 }
 
 }  // namespace ndcg

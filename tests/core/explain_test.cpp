@@ -105,6 +105,16 @@ TEST_CASE(
   CHECK(r.warnings.back().message.find("… and 51 more like these") == 0);
 }
 
+TEST_CASE("documents without an id are named by their rank, the first eight of them") {
+  // A line of grades names no document: a warning about some of them names them "#rank".
+  const Explanation r = explain("3 -1 2 -2 1 -3 -4 -5 -6 -7 -8 -9", "", Options{});
+  REQUIRE(r.ok);
+  REQUIRE(r.warnings.size() == 2);
+  CHECK(r.warnings[1].message ==
+        "9 documents have a negative grade and count as not relevant (gain 0), as in "
+        "trec_eval: #2, #4, #6, #7, #8, #9, #10, #11, …");
+}
+
 TEST_CASE("a repeated document is told by its whole id, in rankings short and long, by score too") {
   // Ids drawn from a pool half the ranking's size, so that most repeat; ids of 1 to 40 bytes
   // that often differ from another in one byte only. The reference keeps a std::map.

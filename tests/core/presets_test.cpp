@@ -421,6 +421,43 @@ TEST_CASE("compare conventions: trec_eval against scikit-learn on the example, o
   CHECK(bad.errors[0].message.find("unknown preset 'nope'") != std::string::npos);
 }
 
+// Every shared vector, and a scored ranking with ties and judgments whose numbers are read as
+// scores, as grades, and as the input says.
+namespace {
+
+struct InputCase {
+  std::string name, ranking, judgments;
+  std::vector<OptionValue> options;
+};
+
+std::vector<InputCase> input_cases() {
+  std::vector<InputCase> cases;
+  for (const test::VectorCase& vc : test::load_vector_cases()) {
+    const auto& c = vc.data;
+    cases.push_back({vc.file + ": " + c["name"].get<std::string>(), c["ranking"].get<std::string>(),
+                     c["judgments"].get<std::string>(), test::option_values(c["options"])});
+  }
+  for (const char* numbers : {"score", "grade", "auto"}) {
+    cases.push_back({std::string("numbers ") + numbers,
+                     "d3 0.9\nd1 0.5\nd2 0.5\nd5 2\n",
+                     "d1 3\nd2 2\nd3 1\nd4 1\n",
+                     {{"rankingNumbers", numbers}, {"k", "3"}}});
+  }
+  return cases;
+}
+
+// Each diagnostic as one string of its source, place and message, to compare lists whole.
+std::vector<std::string> messages(const std::vector<Diagnostic>& list) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : list) {
+    out.push_back(std::to_string(static_cast<int>(d.source)) + ":" + std::to_string(d.line) + ":" +
+                  std::to_string(d.column) + ":" + d.message);
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("compare conventions: each preset's values, and each option's effect, are explain()'s") {
   // The comparison reads the texts once and explains them under every preset: each result must
   // be the one a whole explain() of the texts under that preset gives, bit for bit.
@@ -431,26 +468,8 @@ TEST_CASE("compare conventions: each preset's values, and each option's effect, 
     CHECK(std::memcmp(&a.idcg_at_k, &b.idcg_at_k, sizeof(double)) == 0);
     CHECK(std::memcmp(&a.ndcg_at_k, &b.ndcg_at_k, sizeof(double)) == 0);
   };
-  struct Case {
-    std::string name, ranking, judgments;
-    std::vector<OptionValue> options;
-  };
-  std::vector<Case> cases;
-  for (const test::VectorCase& vc : test::load_vector_cases()) {
-    const auto& c = vc.data;
-    cases.push_back({vc.file + ": " + c["name"].get<std::string>(), c["ranking"].get<std::string>(),
-                     c["judgments"].get<std::string>(), test::option_values(c["options"])});
-  }
-  // The ranking's numbers read as scores, as grades, and as the input says: each preset reads
-  // them as the caller asked.
-  for (const char* numbers : {"score", "grade", "auto"}) {
-    cases.push_back({std::string("numbers ") + numbers,
-                     "d3 0.9\nd1 0.5\nd2 0.5\nd5 2\n",
-                     "d1 3\nd2 2\nd3 1\nd4 1\n",
-                     {{"rankingNumbers", numbers}, {"k", "3"}}});
-  }
   std::size_t compared = 0;
-  for (const Case& c : cases) {
+  for (const InputCase& c : input_cases()) {
     const std::string& name = c.name;
     CAPTURE(name);
     const std::string& ranking = c.ranking;
@@ -499,14 +518,6 @@ TEST_CASE("texts read once explain as explain() does, under one set of options a
   // then with options that do not apply: each answer must be what a whole explain() gives.
   const auto same = [](const Explanation& a, const Explanation& b) {
     REQUIRE(a.ok == b.ok);
-    const auto messages = [](const std::vector<Diagnostic>& list) {
-      std::vector<std::string> out;
-      for (const Diagnostic& d : list) {
-        out.push_back(std::to_string(static_cast<int>(d.source)) + ":" + std::to_string(d.line) +
-                      ":" + std::to_string(d.column) + ":" + d.message);
-      }
-      return out;
-    };
     CHECK(messages(a.errors) == messages(b.errors));
     CHECK(messages(a.warnings) == messages(b.warnings));
     REQUIRE(a.rows.size() == b.rows.size());
@@ -537,4 +548,59 @@ TEST_CASE("texts read once explain as explain() does, under one set of options a
     }
   }
   CHECK(compared > 600);
+}
+
+TEST_CASE("a summary alone is the whole explanation's summary, errors and all") {
+  // Detail::summary, asked of one ExplainedTexts under the vector's options, every preset and
+  // options that do not apply, must give a whole explanation's ok, errors, summary and reading
+  // of the numbers, bit for bit, and nothing else.
+  const auto bits = [](double x) {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  std::size_t compared = 0;
+  std::size_t failed = 0;
+  for (const InputCase& c : input_cases()) {
+    const std::string& name = c.name;
+    CAPTURE(name);
+    const std::string& ranking = c.ranking;
+    const std::string& judgments = c.judgments;
+    std::vector<std::vector<OptionValue>> asked{c.options};
+    for (const Preset& p : presets()) {
+      asked.push_back({{"preset", std::string(p.name)}});
+      asked.push_back({{"preset", std::string(p.name)}, {"k", "3"}});
+    }
+    asked.push_back({{"ties", "average"}, {"rankingNumbers", "score"}});
+    asked.push_back({{"roundBeforeDividing", "2"}, {"k", "3"}});
+    asked.push_back({{"gain", "0=0,1=1"}});  // grades above 1 have no gain: an error
+    asked.push_back({{"k", "-1"}});
+    ExplainedTexts texts(ranking, judgments);
+    for (const std::vector<OptionValue>& values : asked) {
+      const Explanation whole = texts.explain(values);
+      const Explanation brief = texts.explain(values, Detail::summary);
+      REQUIRE(brief.ok == whole.ok);
+      CHECK(messages(brief.errors) == messages(whole.errors));
+      CHECK(brief.warnings.empty());
+      CHECK(brief.rows.empty());
+      CHECK(brief.ideal.empty());
+      CHECK(brief.numbers_from == whole.numbers_from);
+      CHECK(brief.scored == whole.scored);
+      const Summary& a = brief.summary;
+      const Summary& b = whole.summary;
+      CHECK(a.k == b.k);
+      CHECK(bits(a.dcg_at_k) == bits(b.dcg_at_k));
+      CHECK(bits(a.idcg_at_k) == bits(b.idcg_at_k));
+      CHECK(bits(a.ndcg_at_k) == bits(b.ndcg_at_k));
+      CHECK(bits(a.rounded_dcg_at_k) == bits(b.rounded_dcg_at_k));
+      CHECK(bits(a.rounded_idcg_at_k) == bits(b.rounded_idcg_at_k));
+      CHECK(bits(a.rounded_ndcg_at_k) == bits(b.rounded_ndcg_at_k));
+      CHECK(a.judged_relevant == b.judged_relevant);
+      CHECK(a.rounded_decimals == b.rounded_decimals);
+      ++compared;
+      failed += whole.ok ? 0 : 1;
+    }
+  }
+  CHECK(compared > 600);
+  CHECK(failed > 20);  // errors, of the texts and of the options, are among those compared
 }

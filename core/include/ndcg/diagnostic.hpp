@@ -46,6 +46,17 @@ class DiagnosticList {
 
   void add(Source source, std::uint32_t line, std::uint32_t column, std::string message);
   void add(Diagnostic diagnostic);
+  // add(source, line, column, message()), where the message is built only when the list has
+  // room for it: past the limit a note is only counted, and a ranking of 100,000 repeats built
+  // 100,000 sentences to keep a hundred of them.
+  template <class Message>
+  void add_made(Source source, std::uint32_t line, std::uint32_t column, Message&& message) {
+    if (full()) {
+      ++dropped_[static_cast<std::size_t>(source)];
+    } else {
+      add(source, line, column, message());
+    }
+  }
   // Appends every item of `other` (respecting this list's limit) and its dropped count.
   void append(const DiagnosticList& other);
 

@@ -77,6 +77,12 @@ struct Explanation {
   bool scored = false;  // ranked by score, ties by Options::ties
 };
 
+// How much of an explanation to build. Detail::summary gives what Detail::whole gives of ok,
+// errors, summary, numbers_from and scored, and nothing else (no rows, ideal ranking or
+// warnings): the comparison of conventions asks for some twenty summaries of one input, and
+// the rest was most of the work of each.
+enum class Detail { whole, summary };
+
 // Parses both texts and explains the ranking under `options`.
 //
 // Order: the order given, or, when the ranking carries scores, by score descending with ties
@@ -106,7 +112,8 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
                     const std::vector<OptionValue>& option_values);
 
 // The same, from already parsed inputs (the TREC evaluator calls this per query).
-Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options);
+Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options,
+                    Detail detail = Detail::whole);
 
 // Two texts read once and explained under as many sets of options as asked: the comparison of
 // conventions and the check of a working explain one input a dozen times or more, and reading
@@ -116,7 +123,7 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
 class ExplainedTexts {
  public:
   ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text);
-  Explanation explain(const std::vector<OptionValue>& option_values);
+  Explanation explain(const std::vector<OptionValue>& option_values, Detail detail = Detail::whole);
 
  private:
   const Parsed<RankedList>& ranking(RankingNumbers numbers);
