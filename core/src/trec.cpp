@@ -243,7 +243,8 @@ double ndcg_at(const Explanation& e, std::int64_t k, const Options& conventions)
 }  // namespace
 
 Explanation Evaluator::explain_conventions(const QueryRun& run, const QueryQrels& qrels,
-                                           const Measure* gain_map, std::int64_t cutoff) const {
+                                           const Measure* gain_map, std::int64_t cutoff,
+                                           Detail detail) const {
   RankedList ranked;
   ranked.entries.reserve(run.docs.size());
   for (const auto& d : run.docs) {
@@ -266,7 +267,7 @@ Explanation Evaluator::explain_conventions(const QueryRun& run, const QueryQrels
     conventions.k = 0;
     conventions.ideal_depth = IdealDepth::whole;
   }
-  return explain(ranked, judged.items.empty() ? nullptr : &judged, conventions);
+  return explain(ranked, judged.items.empty() ? nullptr : &judged, conventions, detail);
 }
 
 Explanation Evaluator::explain_one(const QueryRun& run, const std::vector<std::uint32_t>& order,
@@ -712,7 +713,9 @@ void Evaluator::keep_explanations(const QueryRun& run, const std::vector<std::ui
 void Evaluator::conventions_values(const Measure& m, const QueryRun& run, const QueryQrels& qrels,
                                    double* values) const {
   const bool whole = m.definition().name == "ndcg";
-  const Explanation e = explain_conventions(run, qrels, whole ? &m : nullptr, 0);
+  // ndcg is the summary alone; ndcg_cut reads each cut-off's rows.
+  const Explanation e = explain_conventions(run, qrels, whole ? &m : nullptr, 0,
+                                            whole ? Detail::summary : Detail::whole);
   if (whole) {
     values[0] = e.ok ? e.summary.ndcg_at_k : std::numeric_limits<double>::quiet_NaN();
     return;

@@ -746,8 +746,8 @@ class Evaluator {
   // The query under EvalOptions::conventions (ranked by score with its tie rule), with the
   // measure's gain map when it has one, the whole ranking and ideal unless `cutoff` > 0.
   NDCG_OUT_OF_LINE Explanation explain_conventions(const QueryRun& run, const QueryQrels& qrels,
-                                                   const Measure* gain_map,
-                                                   std::int64_t cutoff) const;
+                                                   const Measure* gain_map, std::int64_t cutoff,
+                                                   Detail detail = Detail::whole) const;
 
   const QrelsReader& qrels_;
   EvalOptions options_;
