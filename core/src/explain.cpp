@@ -108,9 +108,15 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
-// Both texts' diagnostics, then the explanation of what they hold.
+Explanation explain_parsed(const RankedList& ranking, const Judgments* judgments,
+                           const std::vector<const Judgment*>* judged, const Options& options,
+                           Detail detail);
+
+// Both texts' diagnostics, then the explanation of what they hold. `judged`, when given, is the
+// judgment of each ranked entry, looked up before.
 Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgments>& judgments,
-                         const Options& options, Detail detail) {
+                         const std::vector<const Judgment*>* judged, const Options& options,
+                         Detail detail) {
   DiagnosticList errors;
   errors.append(ranking.errors);
   errors.append(judgments.errors);
@@ -124,7 +130,7 @@ Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgmen
     return out;
   }
   const Judgments* given = judgments.value.items.empty() ? nullptr : &judgments.value;
-  Explanation out = explain(ranking.value, given, options, detail);
+  Explanation out = explain_parsed(ranking.value, given, judged, options, detail);
   if (detail == Detail::summary) return out;
   std::vector<Diagnostic> all = warnings.finish();
   all.insert(all.end(), out.warnings.begin(), out.warnings.end());
@@ -137,7 +143,7 @@ Explanation explain_read(const Parsed<RankedList>& ranking, const Parsed<Judgmen
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
                     const Options& options) {
   return explain_read(parse_ranking(ranking_text, options.ranking_numbers),
-                      parse_judgments(judgments_text), options, Detail::whole);
+                      parse_judgments(judgments_text), nullptr, options, Detail::whole);
 }
 
 Explanation explain(std::string_view ranking_text, std::string_view judgments_text,
@@ -148,22 +154,28 @@ Explanation explain(std::string_view ranking_text, std::string_view judgments_te
 ExplainedTexts::ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text)
     : ranking_text_(ranking_text), judgments_(parse_judgments(judgments_text)) {}
 
-const Parsed<RankedList>& ExplainedTexts::ranking(RankingNumbers numbers) {
-  for (const auto& [read_as, ranking] : rankings_) {
-    if (read_as == numbers) return ranking;
+const ExplainedTexts::Reading& ExplainedTexts::reading(RankingNumbers numbers) {
+  for (const Reading& r : readings_) {
+    if (r.numbers == numbers) return r;
   }
-  rankings_.emplace_back(numbers, parse_ranking(ranking_text_, numbers));
-  return rankings_.back().second;
+  Reading r{numbers, parse_ranking(ranking_text_, numbers), {}};
+  r.judged.reserve(r.ranking.value.entries.size());
+  for (const RankedEntry& entry : r.ranking.value.entries) {
+    r.judged.push_back(entry.doc ? judgments_.value.find(*entry.doc) : nullptr);
+  }
+  readings_.push_back(std::move(r));
+  return readings_.back();
 }
 
 Explanation ExplainedTexts::explain(const std::vector<OptionValue>& option_values, Detail detail) {
   Options options;
   DiagnosticList errors = set_options(options, option_values);
   if (errors.empty()) {
-    return explain_read(ranking(options.ranking_numbers), judgments_, options, detail);
+    const Reading& r = reading(options.ranking_numbers);
+    return explain_read(r.ranking, judgments_, &r.judged, options, detail);
   }
   // Options that do not apply: their errors, and the texts' (read the default way), at once.
-  errors.append(ranking(RankingNumbers::automatic).errors);
+  errors.append(reading(RankingNumbers::automatic).ranking.errors);
   errors.append(judgments_.errors);
   Explanation out;
   out.errors = errors.finish();
@@ -177,10 +189,11 @@ namespace {
 // row is made, the ideal ranking carries no document ids, and nothing is said but errors.
 class Explainer {
  public:
-  Explainer(const RankedList& ranking, const Judgments* judgments, const Options& options,
-            Detail detail)
+  Explainer(const RankedList& ranking, const Judgments* judgments,
+            const std::vector<const Judgment*>* judged, const Options& options, Detail detail)
       : ranking_(ranking),
         judgments_(judgments),
+        judged_(judged),
         options_(options),
         whole_(detail == Detail::whole),
         n_(ranking.entries.size()),
@@ -232,6 +245,7 @@ class Explainer {
 
   const RankedList& ranking_;
   const Judgments* judgments_;
+  const std::vector<const Judgment*>* judged_;  // each entry's judgment, when looked up before
   const Options& options_;
   const bool whole_;  // Detail::whole
   const std::size_t n_;
@@ -357,7 +371,8 @@ void Explainer::grade_rows() {
     Source grade_source = Source::ranking;
     with_id_ += entry.doc ? 1 : 0;
     if (judgments_ != nullptr && entry.doc) {
-      if (const Judgment* j = judgments_->find(*entry.doc)) {
+      const Judgment* j = judged_ != nullptr ? (*judged_)[order_[i]] : judgments_->find(*entry.doc);
+      if (j != nullptr) {
         ++matched_;
         row.grade = j->grade;
         row.judged = true;
@@ -675,11 +690,17 @@ Explanation Explainer::finish() {
   return std::move(out_);
 }
 
+Explanation explain_parsed(const RankedList& ranking, const Judgments* judgments,
+                           const std::vector<const Judgment*>* judged, const Options& options,
+                           Detail detail) {
+  return Explainer(ranking, judgments, judged, options, detail).run();
+}
+
 }  // namespace
 
 Explanation explain(const RankedList& ranking, const Judgments* judgments, const Options& options,
                     Detail detail) {
-  return Explainer(ranking, judgments, options, detail).run();
+  return explain_parsed(ranking, judgments, nullptr, options, detail);
 }
 
 }  // namespace ndcg

@@ -119,18 +119,27 @@ Explanation explain(const RankedList& ranking, const Judgments* judgments, const
 // conventions and the check of a working explain one input a dozen times or more, and reading
 // the texts was half of each explanation of a long ranking. explain(values) gives what
 // explain(ranking_text, judgments_text, values) gives. The ranking is read once for each way of
-// reading its numbers that is asked for (Options::ranking_numbers). The texts must outlive it.
+// reading its numbers that is asked for (Options::ranking_numbers), and each ranked document's
+// judgment looked up once. The texts must outlive it.
 class ExplainedTexts {
  public:
   ExplainedTexts(std::string_view ranking_text, std::string_view judgments_text);
   Explanation explain(const std::vector<OptionValue>& option_values, Detail detail = Detail::whole);
 
+  // One reading of the ranking, and the judgment of each of its entries (null: none), in the
+  // entries' order.
+  struct Reading {
+    RankingNumbers numbers;
+    Parsed<RankedList> ranking;
+    std::vector<const Judgment*> judged;
+  };
+
  private:
-  const Parsed<RankedList>& ranking(RankingNumbers numbers);
+  const Reading& reading(RankingNumbers numbers);
 
   std::string_view ranking_text_;
   Parsed<Judgments> judgments_;
-  std::vector<std::pair<RankingNumbers, Parsed<RankedList>>> rankings_;
+  std::vector<Reading> readings_;
 };
 
 }  // namespace ndcg
