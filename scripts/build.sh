@@ -37,7 +37,8 @@ build_wasm() {
 }
 
 build_page() {
-  [ -f wasm/dist/ndcg-core.web.mjs ] && [ -f wasm/dist/ndcg-core.web.wasm ] || build_wasm
+  # Incremental: the page carries the core as it is now, never a core built before a change.
+  build_wasm
   npx vite build --config vite.config.mjs --logLevel warn
   echo "build: wrote dist/ndcg-calculator.html ($(( $(wc -c < dist/ndcg-calculator.html) / 1024 )) KB)"
 }
