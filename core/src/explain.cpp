@@ -317,8 +317,6 @@ void Explainer::rank_by_score() {
         ranks_[r].tie_first = static_cast<std::uint32_t>(i + 1);
         ranks_[r].tie_last = static_cast<std::uint32_t>(j);
       }
-    }
-    if (j - i > 1) {
       if (groups == 0 && whole_) {
         for (std::size_t r = i; r < j && r < i + kListedDocs; ++r) {
           first_group += (r == i ? "" : ", ") + e[order_[r]].doc.value_or("?");
