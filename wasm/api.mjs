@@ -140,10 +140,10 @@ const PART = 1 << 22;
  * A function that feeds chunks to a session through its buffer in wasm memory: bytes are copied
  * there once, text is encoded there directly (TextEncoder writes U+FFFD for a lone surrogate, as
  * wellFormed does). A long chunk goes in parts of at most PART bytes, text never cut inside a
- * surrogate pair.
+ * surrogate pair. Its `fill` has a ChunkReader write into that buffer itself.
  */
 export function chunkFeeder(core, session, feedBuffer) {
-  return (chunk) => {
+  const feed = (chunk) => {
     if (typeof chunk === 'string') {
       for (let i = 0; i < chunk.length;) {
         let end = Math.min(chunk.length, i + PART / 3);
@@ -164,19 +164,55 @@ export function chunkFeeder(core, session, feedBuffer) {
       session[feedBuffer](part.length);
     }
   };
+  // A ChunkReader's next bytes, written by it into the session's buffer: how many (0 at the end).
+  feed.fill = (reader, file) => {
+    const at = session.chunkBuffer(READ);
+    const written = reader.readInto(core.HEAPU8.subarray(at, at + READ));
+    if (!Number.isInteger(written) || written < 0 || written > READ) {
+      throw new CalculatorUsageError(`${file}: readInto() must return how many bytes it wrote, from 0 to the length it was given`);
+    }
+    if (written > 0) session[feedBuffer](written);
+    return written;
+  };
+  return feed;
 }
 
 export function isChunk(value) {
   return typeof value === 'string' || value instanceof Uint8Array;
 }
 
+// What a ChunkReader (index.d.ts) is asked to fill at a time; and how many fills go by before
+// the event loop is let run (a reader is synchronous: another thread's messages, such as its
+// progress, wait meanwhile).
+const READ = 1 << 20;
+const FILLS_BETWEEN_TURNS = 8;
+// A turn of the event loop: setImmediate where there is one (Node), else a timer.
+const nextTurn = () => new Promise((resolve) => (globalThis.setImmediate ?? setTimeout)(resolve));
+
 /**
  * Feeds every chunk of `open()` to `feed` (a chunkFeeder), each checked to be text or bytes,
- * and tells `onBytes` how many bytes (or UTF-16 units of text) have gone in so far.
+ * and tells `onBytes` how many bytes (or UTF-16 units of text) have gone in so far. When
+ * `open()` gives a ChunkReader instead, it writes its bytes straight into the session's buffer
+ * (Node's ndcg-calc reads files so: no chunk is made, copied and left to the garbage collector).
  */
 export async function feedAll(open, feed, file, onBytes) {
   let bytes = 0;
-  for await (const chunk of open()) {
+  const source = open();
+  if (source !== null && typeof source === 'object' && typeof source.readInto === 'function') {
+    try {
+      for (let fills = 1; ; fills++) {
+        const written = feed.fill(source, file);
+        if (written === 0) break;
+        bytes += written;
+        onBytes?.(bytes);
+        if (fills % FILLS_BETWEEN_TURNS === 0) await nextTurn();
+      }
+    } finally {
+      source.close?.();
+    }
+    return;
+  }
+  for await (const chunk of source) {
     if (!isChunk(chunk)) throw new CalculatorUsageError(`${file} chunks must be strings or Uint8Arrays`);
     feed(chunk);
     bytes += chunk.length;

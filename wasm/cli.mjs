@@ -6,7 +6,7 @@ import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-import { UsageError, fileChunks, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
+import { UsageError, fileReader, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
 import { compiledCore, createCalculator } from './index.mjs';
 import { shareBySize } from './shares.mjs';
 
@@ -186,7 +186,7 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   } finally {
     await handle.close();
   }
-  const range = (start, end) => () => fileChunks(runPath, start, end);
+  const range = (start, end) => () => fileReader(runPath, start, end);
   let laterBytes = 0;
   let firstBytes = 0;
   const { worker, result } = await startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {

@@ -1,7 +1,8 @@
-// Reading the files named on ndcg-calc's command line, in chunks: a path, '-' for stdin, a pipe
-// or /dev/fd/N (spooled to a temporary file for a second reading), gzipped or not. Shared by the
-// command line and the workers that evaluate a comparison's runs side by side.
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+// Reading the files named on ndcg-calc's command line: a path, '-' for stdin, a pipe or
+// /dev/fd/N (spooled to a temporary file for a second reading), gzipped or not. A regular file
+// that is not gzipped is read by a ChunkReader straight into the core's memory; anything else
+// comes in chunks. Shared by the command line and its worker threads.
+import { closeSync, createReadStream, createWriteStream, openSync, readSync, rmSync } from 'node:fs';
 import { mkdtemp, open, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
@@ -54,6 +55,43 @@ export async function* fileChunks(path, start = 0, end = Infinity) {
     await next?.reading.catch(() => {});
     await handle.close();
   }
+}
+
+/**
+ * A regular file's bytes from `start` up to `end` as a ChunkReader (index.d.ts): read
+ * synchronously, straight into the buffer the core hands over. Chunks read ahead (fileChunks)
+ * are each copied into the core, and are read by a thread of libuv's pool, which on two cores
+ * competes with the two threads that evaluate a split run. `fd`, when given, is the file opened
+ * for reading, closed with the reader.
+ */
+export function fileReader(path, start = 0, end = Infinity, fd = openSync(path, 'r')) {
+  let at = start;
+  return {
+    readInto(into) {
+      const want = Math.min(into.length, end - at);
+      if (want <= 0) return 0;
+      const read = readSync(fd, into, 0, want, at);
+      at += read;
+      return read;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/** A regular file's source: a ChunkReader (fileReader), or its chunks inflated when it is gzipped. */
+function regularFile(path) {
+  const fd = openSync(path, 'r');
+  const head = Buffer.alloc(2);
+  let gzipped = false;
+  try {
+    gzipped = readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (!gzipped) return fileReader(path, 0, Infinity, fd);
+  closeSync(fd);
+  return gunzipIfNeeded(fileChunks(path));
 }
 
 /** Removes the temporary copies of what could be read only once. */
@@ -121,15 +159,13 @@ async function* gunzipIfNeeded(chunks) {
   yield* gunzip;
 }
 
-/** A function returning a fresh iterable of the file's chunks, inflated if gzipped. */
+/**
+ * A function returning a fresh source of the file's bytes, inflated if gzipped: a ChunkReader
+ * for a regular file that is not, else an iterable of chunks. Any readable path works; what can
+ * be read only once is spooled for a second reading.
+ */
 export async function opener(path) {
-  const open = await rawOpener(path);
-  return () => gunzipIfNeeded(open());
-}
-
-/** Any readable path works; what can be read only once is spooled for a second reading. */
-async function rawOpener(path) {
-  if (path === '-') return spooled(process.stdin);
+  if (path === '-') return gunzipped(spooled(process.stdin));
   let info;
   try {
     info = await stat(path);
@@ -137,15 +173,32 @@ async function rawOpener(path) {
     throw new UsageError(`cannot read '${path}': ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
   if (info.isDirectory()) throw new UsageError(`'${path}' is a directory, not a file`);
-  if (!info.isFile()) return spooled(createReadStream(path, { highWaterMark: CHUNK }));
-  return () => fileChunks(path);
+  if (!info.isFile()) return gunzipped(spooled(createReadStream(path, { highWaterMark: CHUNK })));
+  return () => regularFile(path);
+}
+
+/** An opener of chunks whose sources are inflated when gzipped. */
+async function gunzipped(opening) {
+  const open = await opening;
+  return () => gunzipIfNeeded(open());
 }
 
 /** A whole small file (-Z), as text; gzipped or not. */
 export async function readWhole(path) {
   const open = await opener(path);
+  const source = open();
   const parts = [];
-  for await (const chunk of open()) parts.push(Buffer.from(chunk));
+  if (typeof source.readInto === 'function') {
+    try {
+      for (let part = Buffer.allocUnsafe(CHUNK), read; (read = source.readInto(part)) > 0; part = Buffer.allocUnsafe(CHUNK)) {
+        parts.push(part.subarray(0, read));
+      }
+    } finally {
+      source.close();
+    }
+  } else {
+    for await (const chunk of source) parts.push(Buffer.from(chunk));
+  }
   return Buffer.concat(parts).toString('utf8');
 }
 

@@ -161,6 +161,21 @@ export type ColumnarExplanation =
 export type Chunks = string | Uint8Array | ArrayBuffer | Iterable<string | Uint8Array>;
 
 /**
+ * A source that writes its bytes itself into the buffer it is given, in the core's memory, so
+ * that no chunk is made and copied (Node's ndcg-calc reads its files so). readInto fills `into`
+ * from its start, synchronously, and returns how many bytes it wrote: 0 at the end, never more
+ * than `into.length`. close, when there is one, is called once the reading ends, however it
+ * ends. The event loop runs between some of the calls.
+ */
+export interface ChunkReader {
+  readInto(into: Uint8Array): number;
+  close?(): void;
+}
+
+/** Called once per reading (a run may be read twice): a fresh iterable of chunks, or a ChunkReader. */
+export type ChunkSource = () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array> | ChunkReader;
+
+/**
  * Checked by the core: an unknown name or a bad value is an error value (source 'options'), never
  * ignored. Values may also be given as text ("2", "true").
  */
@@ -232,9 +247,9 @@ export interface EvaluateRequest {
 }
 
 export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
-  /** Each call returns a fresh iterable of chunks (the run may be read twice). */
-  qrels: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
-  run: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  /** Each call returns a fresh iterable of chunks or a ChunkReader (the run may be read twice). */
+  qrels: ChunkSource;
+  run: ChunkSource;
   onProgress?: (progress: { file: 'qrels' | 'run'; bytes: number }) => void;
   /**
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
@@ -248,7 +263,7 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
 /** evaluateSplit()'s request: a StreamRequest whose `run` is the first part of the run. */
 export interface SplitRequest extends StreamRequest {
   later: Promise<Uint8Array | null> | Uint8Array | null;
-  whole: () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  whole: ChunkSource;
 }
 
 /** What evaluateStreams() and evaluateSplit() return for a request with commandLine.only. */
@@ -305,7 +320,6 @@ export interface CompareRequest {
   options?: EvaluateOptions & CompareOptions;
 }
 
-type ChunkSource = () => Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
 /** A run evaluated for a comparison by evaluateForComparison(), possibly in another worker. */
 export interface EvaluatedRun {

@@ -4,7 +4,7 @@
 // two threads and hand it back packed (calc.evaluateLaterPart). It reports its reading.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { fileChunks, opener } from './files.mjs';
+import { fileReader, opener } from './files.mjs';
 import { createCalculator, useCompiledCore } from './index.mjs';
 
 const progress = (p) => parentPort.postMessage({ type: 'progress', progress: p });
@@ -20,7 +20,7 @@ if (task.task === 'later-part') {
   // The number of the part's first line is not known here (see splitRun in cli.mjs).
   const result = await calc.evaluateLaterPart({
     qrels: await opener(qrelsPath),
-    run: () => fileChunks(runPath, from),
+    run: () => fileReader(runPath, from),
     firstByte: from,
     measures,
     options,

@@ -172,6 +172,47 @@ test('the API takes strings, bytes or chunk lists and splits a line across chunk
   assert.throws(() => calc.evaluate({ qrels: 42, run }), /qrels must be/);
 });
 
+test('a ChunkReader writes its bytes into the core as chunks would give them, and is closed however reading ends', async () => {
+  const calc = await createCalculator();
+  const qrels = readFileSync(join(TREC, 'basic.qrels'));
+  const run = readFileSync(join(TREC, 'ungrouped.run'));
+  const measures = ['ndcg_cut.10', 'map'];
+  const closed = [];
+  // Fills at most `most` bytes a call, so that lines span fills; `fail` throws at that offset.
+  const reader = (bytes, name, { most = Infinity, wrote, fail } = {}) => () => {
+    let at = 0;
+    return {
+      readInto(into) {
+        if (fail !== undefined && at >= fail) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+        const n = Math.min(into.length, most, bytes.length - at);
+        into.set(bytes.subarray(at, at + n));
+        at += n;
+        return wrote ?? n;
+      },
+      close: () => closed.push(name),
+    };
+  };
+  const chunked = await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, options: { querySpans: true } });
+  assert.ok(chunked.ok);
+  for (const most of [1, 7, 64, Infinity]) {
+    const read = await calc.evaluateStreams({ qrels: reader(qrels, 'qrels', { most }), run: reader(run, 'run', { most }), measures, options: { querySpans: true } });
+    assert.deepEqual(read, chunked, `at most ${most} bytes a fill`);
+  }
+  // Each source was closed once for each reading of it: this run, not grouped by query, is read
+  // twice each time.
+  assert.equal(closed.filter((n) => n === 'qrels').length, 4);
+  assert.equal(closed.filter((n) => n === 'run').length, 8);
+  closed.length = 0;
+  const failed = await calc.evaluateStreams({ qrels: () => [qrels], run: reader(run, 'run', { most: 50, fail: 100 }), measures });
+  assert.equal(failed.ok, false);
+  assert.match(failed.errors[0].message, /run file could not be read: EIO/);
+  assert.deepEqual(closed, ['run']);
+  closed.length = 0;
+  await assert.rejects(calc.evaluateStreams({ qrels: reader(qrels, 'qrels', { wrote: 1 << 30 }), run: () => [run], measures }),
+    /qrels: readInto\(\) must return how many bytes it wrote/);
+  assert.deepEqual(closed, ['qrels']);
+});
+
 test('querySpans: a query read again from its byte spans alone is explained as from the whole files', async () => {
   const calc = await createCalculator();
   const qrels = readFileSync(join(TREC, 'basic.qrels'));

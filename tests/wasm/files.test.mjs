@@ -1,12 +1,14 @@
 // The command line's file reading (wasm/files.mjs): a file's bytes in chunks, from any range,
-// whole and in order, with the next chunk read while the one before is used.
+// whole and in order, with the next chunk read while the one before is used; or written by a
+// reader straight into the buffer it is given; gzipped files inflated either way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { fileChunks } from '../../wasm/files.mjs';
+import { fileChunks, fileReader, opener, readWhole } from '../../wasm/files.mjs';
 
 const MiB = 1 << 20;
 const directory = mkdtempSync(join(tmpdir(), 'ndcg-files-test-'));
@@ -65,4 +67,52 @@ test('a reading left early closes the file after the read under way', async () =
   // process alive, and a rejection would fail the test run.
   const chunks = await read();
   assert.ok(Buffer.concat(chunks).equals(bytes));
+});
+
+/** What a reader writes, `size` bytes at most a fill, and whether it was closed. */
+function drain(reader, size) {
+  const parts = [];
+  const into = new Uint8Array(size);
+  for (let n; (n = reader.readInto(into)) > 0;) {
+    assert.ok(n <= size);
+    parts.push(Buffer.from(into.subarray(0, n)));
+  }
+  assert.equal(reader.readInto(into), 0, 'still at the end');
+  reader.close();
+  return Buffer.concat(parts);
+}
+
+// Descriptors this process has open (Linux); a reader closed must leave none behind.
+const openFiles = () => readdirSync('/proc/self/fd').length;
+
+test('a reader writes a range of a file exactly, whatever the size of the buffer it is given', () => {
+  const before = openFiles();
+  for (const size of [1, 4096, MiB, 3 * MiB]) {
+    for (const [start, end] of [[0, Infinity], [MiB - 3, 2 * MiB + 5], [123457, Infinity], [5, 5], [bytes.length, Infinity], [bytes.length - 1, bytes.length + 10]]) {
+      if (size === 1 && end - start > 4096) continue;  // a byte a call: the short ranges only
+      const got = drain(fileReader(path, start, end), size);
+      assert.ok(got.equals(bytes.subarray(start, Math.min(end, bytes.length))), `bytes ${start} to ${end}, ${size} a fill`);
+    }
+  }
+  assert.equal(openFiles(), before);
+});
+
+test('an opener gives a reader for a plain file and inflated chunks for a gzipped one, with the same bytes', async () => {
+  const zipped = join(directory, 'run.gz');
+  writeFileSync(zipped, gzipSync(bytes));
+  const plain = (await opener(path))();
+  assert.equal(typeof plain.readInto, 'function');
+  assert.ok(drain(plain, MiB).equals(bytes));
+  const inflated = (await opener(zipped))();
+  assert.equal(inflated.readInto, undefined);
+  const chunks = [];
+  for await (const chunk of inflated) chunks.push(Buffer.from(chunk));
+  assert.ok(Buffer.concat(chunks).equals(bytes));
+  // A whole small file (-Z) either way.
+  const text = join(directory, 'z.txt');
+  writeFileSync(text, 'q1 map 0.5 0.1\n');
+  writeFileSync(`${text}.gz`, gzipSync('q1 map 0.5 0.1\n'));
+  assert.equal(await readWhole(text), 'q1 map 0.5 0.1\n');
+  assert.equal(await readWhole(`${text}.gz`), 'q1 map 0.5 0.1\n');
+  assert.equal(await readWhole(path), bytes.toString('utf8'));
 });
