@@ -48,6 +48,6 @@ case "$what" in
   sanitize) build_sanitize ;;
   wasm) build_wasm ;;
   page) build_page ;;
-  all) build_native; build_wasm; build_page ;;
+  all) build_native; build_page ;;  # build_page builds the wasm first
   *) echo "usage: scripts/build.sh native|sanitize|wasm|page|all" >&2; exit 2 ;;
 esac
