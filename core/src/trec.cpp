@@ -1067,12 +1067,41 @@ void Session::finish_qrels() {
 
 void Session::share_qrels(const Session& first) {
   shared_qrels_ = &first.qrels();
-  start_run(false);
+  if (run_ == nullptr || evaluator_ != nullptr) {
+    start_run(false);
+    return;
+  }
+  // Read before the qrels (read_run_before_qrels): the queries kept are evaluated now, in the
+  // order they came, and the reader goes on as it was.
+  evaluator_ = std::make_unique<Evaluator>(qrels(), options_);
+  for (const QueryRun& q : waiting_) evaluator_->add(q);
+  waiting_.clear();
+  waiting_.shrink_to_fit();
+  waiting_bytes_ = 0;
+}
+
+void Session::read_run_before_qrels() {
+  evaluator_.reset();
+  start_reader(false);
 }
 
 void Session::start_run(bool buffer_all) {
   evaluator_ = std::make_unique<Evaluator>(qrels(), options_);
-  run_ = std::make_unique<RunReader>([this](const QueryRun& q) { evaluator_->add(q); }, buffer_all);
+  start_reader(buffer_all);
+}
+
+void Session::start_reader(bool buffer_all) {
+  run_ = std::make_unique<RunReader>(
+      [this](const QueryRun& q) {
+        if (evaluator_ != nullptr) {
+          evaluator_->add(q);
+          return;
+        }
+        waiting_.push_back(q.copy());
+        waiting_bytes_ += sizeof(QueryRun) + q.qid.size() + q.docs.size() * sizeof(QueryRun::Doc) +
+                          q.docnos.size();
+      },
+      buffer_all);
   if (options_.query_spans) run_->record_spans();
   if (first_line_ > 0) run_->continue_from_line(first_line_, first_byte_);
 }

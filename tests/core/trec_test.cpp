@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -98,8 +99,9 @@ namespace {
 // How the later part reaches the first session: absorbed (threads), packed as bytes (instances
 // of the core), absorbed having used the first session's qrels (threads that share them), or
 // packed having been read without the number of its first line (instances that do not count
-// the lines before it).
-enum class Join { absorbed, packed, shared_qrels, lines_unknown };
+// the lines before it); or absorbed having been read before the first session's qrels, which it
+// then shares (a thread that starts at once).
+enum class Join { absorbed, packed, shared_qrels, lines_unknown, before_qrels };
 
 // The run read by two sessions, split at byte `at` (a line start): the result when the two
 // parts join (Session::absorb), else nullopt.
@@ -110,9 +112,14 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
   counter.feed(run.substr(0, at), [](std::string_view, std::uint32_t) {});
   Session first(options);
   Session later(options);
+  if (join == Join::before_qrels) {
+    later.continue_run(counter.lines_emitted() + 1, at);
+    later.read_run_before_qrels();
+    later.feed_run(run.substr(at));
+  }
   first.feed_qrels(qrels);
   first.finish_qrels();
-  if (join == Join::shared_qrels) {
+  if (join == Join::shared_qrels || join == Join::before_qrels) {
     later.share_qrels(first);
   } else {
     later.feed_qrels(qrels);
@@ -120,11 +127,11 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
   }
   if (join == Join::lines_unknown) {
     later.continue_run_at_byte(at);
-  } else {
+  } else if (join != Join::before_qrels) {
     later.continue_run(counter.lines_emitted() + 1, at);
   }
   first.feed_run(run.substr(0, at));
-  later.feed_run(run.substr(at));
+  if (join != Join::before_qrels) later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
   if (later.finish_run() || regroup) return std::nullopt;
   const bool packed = join == Join::packed || join == Join::lines_unknown;
@@ -180,8 +187,9 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     const std::optional<Evaluation> split = evaluate_split(qrels, run, options, at + 1);
     joined += split ? 1 : 0;
     // The same part carried as bytes (another instance of the core) joins the same way.
-    // So does a later part read with the first session's qrels (threads that share them).
-    for (const Join join : {Join::packed, Join::shared_qrels}) {
+    // So does a later part read with the first session's qrels (threads that share them), and
+    // one read before them.
+    for (const Join join : {Join::packed, Join::shared_qrels, Join::before_qrels}) {
       CAPTURE(static_cast<int>(join));
       const std::optional<Evaluation> carried = evaluate_split(qrels, run, options, at + 1, join);
       CHECK(carried.has_value() == split.has_value());
@@ -301,6 +309,77 @@ TEST_CASE("a run split at a query boundary and read by two sessions gives one se
   REQUIRE(configure_evaluation(explained, {"map"}, {{"explainQuery", "301"}}).empty());
   const std::size_t second = run.find("\n302 ") + 1;
   CHECK_FALSE(evaluate_split(qrels, run, explained, second));
+}
+
+TEST_CASE(
+    "a run read in many pieces, each later one before the qrels, gives one session's result") {
+  // As ndcg-calc's two threads read a large run: the first session reads the qrels and then the
+  // pieces from the front; each later piece is read by a session of its own, most of them before
+  // the qrels are read, and the first session absorbs them in order.
+  const std::string qrels = read_file("trec_eval-10.0/qrels.test");
+  const std::string run = read_file("trec_eval-10.0/results.test");
+  std::vector<std::size_t> boundaries;
+  for (std::size_t at = run.find('\n'); at != std::string::npos && at + 1 < run.size();
+       at = run.find('\n', at + 1)) {
+    if (query_starts_at(run, at + 1)) boundaries.push_back(at + 1);
+  }
+  REQUIRE(boundaries.size() == 2);  // before 302 and before 303
+  // Pieces of one query each, or a piece of two (whose first query is kept waiting for the
+  // qrels when the piece is read before them).
+  for (const std::vector<std::size_t>& cuts : {boundaries, std::vector<std::size_t>{boundaries[0]},
+                                               std::vector<std::size_t>{boundaries[1]}}) {
+    std::vector<std::size_t> starts{0};
+    starts.insert(starts.end(), cuts.begin(), cuts.end());
+    starts.push_back(run.size());
+    CAPTURE(starts.size());
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"-q", "-m", "all_trec"},
+          std::vector<std::string>{"-q", "-c", "-J", "-M", "20", "-m", "official"}}) {
+      const Request request = parse_args(nlohmann::json(args));
+      const Evaluation whole = evaluate(qrels, run, request.options);
+      REQUIRE(whole.ok);
+      // The first session reads pieces [0, front); the later pieces are read before the qrels
+      // from the back, or after them, in sessions of their own.
+      for (std::size_t front = 1; front < starts.size() - 1; ++front) {
+        for (const bool after_qrels : {false, true}) {
+          CAPTURE(front);
+          CAPTURE(after_qrels);
+          Session first(request.options);
+          std::vector<std::unique_ptr<Session>> later;
+          for (std::size_t piece = starts.size() - 2; piece >= front; --piece) {
+            auto& session = later.emplace_back(std::make_unique<Session>(request.options));
+            session->continue_run_at_byte(starts[piece]);
+            if (!after_qrels) {
+              session->read_run_before_qrels();
+              session->feed_run(
+                  std::string_view(run).substr(starts[piece], starts[piece + 1] - starts[piece]));
+            }
+            if (piece == front) break;
+          }
+          first.feed_qrels(qrels);
+          first.finish_qrels();
+          first.feed_run(std::string_view(run).substr(0, starts[front]));
+          REQUIRE_FALSE(first.finish_run());
+          // Absorbed in the run's order: the last read is the earliest piece.
+          for (std::size_t k = later.size(); k-- > 0;) {
+            const std::size_t piece = front + (later.size() - 1 - k);
+            Session& session = *later[k];
+            session.share_qrels(first);
+            if (after_qrels) {
+              session.feed_run(
+                  std::string_view(run).substr(starts[piece], starts[piece + 1] - starts[piece]));
+            }
+            REQUIRE_FALSE(session.finish_run());
+            REQUIRE(first.absorb(session));
+          }
+          const Evaluation pieced = first.result();
+          REQUIRE(pieced.ok);
+          CHECK(format_trec(pieced, true) == format_trec(whole, true));
+          CHECK(described(pieced.warnings) == described(whole.warnings));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("query_boundary finds the first line whose query differs from the one before") {

@@ -378,6 +378,14 @@ struct QueryRun {
     return std::string_view(docnos.data() + d.offset, d.length);
   }
   void add_docno(std::string_view docno) { docnos.append(docno); }
+  // A copy, in storage of its own size (Docnos are moved, never copied, as they go).
+  QueryRun copy() const {
+    QueryRun out;
+    out.qid = qid;
+    out.docs = docs;
+    out.docnos.append(std::string_view(docnos.data(), docnos.size()));
+    return out;
+  }
 };
 
 // Reads "qid Q0 docno rank score tag" lines in chunks of any size and hands over each query as
@@ -835,9 +843,17 @@ class Session {
   // The qrels are only read from then on, by both, so threads may share them; `first` must
   // outlive this session. The result is still only absorb()'s.
   void share_qrels(const Session& first);
+  // A later part that shares qrels may also be fed before they are read (its thread then starts
+  // at once): after read_run_before_qrels(), in place of share_qrels, each query of the part is
+  // kept as it ends; share_qrels(), before finish_run(), then evaluates those, in order, and the
+  // rest as they come. waiting_bytes(): about how much the kept queries hold, for a caller that
+  // bounds it (by waiting for the qrels).
+  void read_run_before_qrels();
+  std::size_t waiting_bytes() const { return waiting_bytes_; }
 
  private:
   void start_run(bool buffer_all);
+  void start_reader(bool buffer_all);
   const QrelsReader& qrels() const { return shared_qrels_ != nullptr ? *shared_qrels_ : qrels_; }
 
   EvalOptions options_;
@@ -847,7 +863,9 @@ class Session {
   std::unique_ptr<RunReader> run_;
   std::uint32_t first_line_ = 0;  // continue_run's, 0 when the run is read from its start
   std::uint64_t first_byte_ = 0;
-  bool lines_unknown_ = false;  // continue_run_at_byte's
+  bool lines_unknown_ = false;     // continue_run_at_byte's
+  std::vector<QueryRun> waiting_;  // read_run_before_qrels's queries, until share_qrels
+  std::size_t waiting_bytes_ = 0;
 
   bool absorb_part(RunPart& later);
 };
