@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -392,7 +393,9 @@ template <class Feed>
 std::string read_range(const std::string& path, std::uint64_t from, std::uint64_t to, Feed&& feed) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::strerror(errno);
-  std::vector<char> buffer(std::size_t{1} << 20);
+  // 1 MiB at a time; less for a shorter range (a window of split_points), which is read often.
+  std::vector<char> buffer(
+      static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, to - from)));
   std::string error;
   std::uint64_t at = from;
   while (at < to) {
@@ -420,76 +423,206 @@ std::uint64_t split_threshold() {
   return end != nullptr && *end == '\0' ? value : std::uint64_t{16} << 20;
 }
 
+// The pieces a split run is read in (split_points): about this many bytes each (fewer for a
+// lower NDCG_CALC_SPLIT_BYTES, so that the tests' small runs are read in many), from 2 to
+// kMostPieces. Each thread takes the next piece as it finishes one, so they finish within about
+// a piece of each other.
+constexpr std::uint64_t kPieceBytes = std::uint64_t{2} << 20;
+constexpr std::uint64_t kMostPieces = 128;
+
 // Where a large run is split between two threads: a regular file, not gzipped, of at least
 // split_threshold() bytes, on two cores or more, with options that allow it
-// (trec::Session::can_split), at the first query boundary past its middle
-// (trec::query_boundary). nullopt when the run is read in one.
-std::optional<std::uint64_t> split_point(const Input& run, const std::string& path,
-                                         const ndcg::trec::EvalOptions& options) {
+// (trec::Session::can_split), in pieces that start where a query starts (trec::query_boundary,
+// at the first boundary past each even share of the file). The pieces' starts, 0 first, and the
+// run's size after them; nullopt when the run is read in one.
+std::optional<std::vector<std::uint64_t>> split_points(const Input& run, const std::string& path,
+                                                       const ndcg::trec::EvalOptions& options) {
   const std::uint64_t size = run.size();
-  if (!run.regular() || size < split_threshold() || std::thread::hardware_concurrency() < 2 ||
+  const std::uint64_t threshold = split_threshold();
+  if (!run.regular() || size < threshold || std::thread::hardware_concurrency() < 2 ||
       !ndcg::trec::Session(options).can_split()) {
     return std::nullopt;
   }
-  // Gzip cannot be read from the middle; and a window from the middle must hold a boundary.
+  // Gzip cannot be read from the middle.
   std::string head;
-  std::string window;
-  const std::uint64_t middle = size / 2;
   if (!read_range(path, 0, 2, [&](std::string_view c, std::uint64_t) { head += c; }).empty() ||
-      (head.size() == 2 && head[0] == '\x1f' && head[1] == '\x8b') ||
-      !read_range(path, middle, std::min(size, middle + (std::uint64_t{1} << 20)),
-                  [&](std::string_view c, std::uint64_t) { window += c; })
-           .empty()) {
+      (head.size() == 2 && head[0] == '\x1f' && head[1] == '\x8b')) {
     return std::nullopt;
   }
-  const std::optional<std::size_t> boundary = ndcg::trec::query_boundary(window);
-  if (!boundary) return std::nullopt;
-  return middle + *boundary;
+  const std::uint64_t piece_bytes =
+      std::max<std::uint64_t>(1, std::min(kPieceBytes, threshold / 2));
+  const std::uint64_t pieces = std::clamp<std::uint64_t>(size / piece_bytes, 2, kMostPieces);
+  std::vector<std::uint64_t> starts{0};
+  for (std::uint64_t k = 1; k < pieces; ++k) {
+    const std::uint64_t from = std::max(size / pieces * k, starts.back());
+    // A query's lines most often fit in 64 KiB: that much first, then 1 MiB.
+    for (const std::uint64_t bytes : {std::uint64_t{1} << 16, std::uint64_t{1} << 20}) {
+      std::string window;
+      if (!read_range(path, from, std::min(size, from + bytes),
+                      [&](std::string_view c, std::uint64_t) { window += c; })
+               .empty()) {
+        return std::nullopt;
+      }
+      if (const std::optional<std::size_t> boundary = ndcg::trec::query_boundary(window)) {
+        if (from + *boundary > starts.back()) starts.push_back(from + *boundary);
+        break;
+      }
+      if (window.size() < bytes) break;
+    }
+  }
+  if (starts.size() < 2) return std::nullopt;
+  starts.push_back(size);
+  return starts;
 }
 
-// The run read by two threads, split at `at` (split_point): this one reads the qrels and the
-// first part, the other the later part with the same qrels (trec::Session::share_qrels) and
-// without the number of its first line (trec::Session::continue_run_at_byte, as Node's worker
-// reads it); the first then takes its queries (trec::Session::absorb), so the output is one
-// session's. `qrels_text` is the whole qrels, read once. nullopt when the parts cannot be joined
-// (a run not grouped by query, or a later part that names a line): it is then read in one.
-std::optional<ndcg::trec::Evaluation> evaluate_split(const std::string& qrels_text,
-                                                     const std::string& path, std::uint64_t size,
-                                                     std::uint64_t at,
+// How much of the run the other thread keeps waiting for the qrels, at most, before it waits
+// for them itself (trec::Session::read_run_before_qrels).
+constexpr std::size_t kMostWaitingBytes = std::size_t{64} << 20;
+
+// The run read by two threads in pieces (split_points): this one reads the qrels, then pieces
+// from the front, one after another, into one session; the other reads pieces from the back,
+// each into a session of its own, from the start, while the qrels are still being read
+// (trec::Session::read_run_before_qrels; it shares them once they are, trec::Session::
+// share_qrels). Each takes the next piece as it finishes one, until they meet, so that neither
+// waits long for the other. This one then takes the other's pieces in the run's order
+// (trec::Session::absorb), without the number of their first lines (as Node's worker reads its
+// part), so the output is one session's. `read_qrels(first)` feeds the qrels to `first` (and
+// returns the error, if any); an error, the qrels' or the run's, goes to `error`, and which file
+// it was to `failed`. nullopt when the parts cannot be joined (a run not grouped by query, or a
+// later part that names a line): it is then read in one.
+template <class ReadQrels>
+std::optional<ndcg::trec::Evaluation> evaluate_split(ReadQrels&& read_qrels,
+                                                     const std::string& path,
+                                                     const std::vector<std::uint64_t>& starts,
                                                      const ndcg::trec::EvalOptions& options,
-                                                     Progress& progress, std::string& error) {
+                                                     Progress& progress, std::string& error,
+                                                     const char*& failed) {
+  const std::size_t pieces = starts.size() - 1;
+  const std::uint64_t size = starts.back();
   ndcg::trec::Session first(options);
-  ndcg::trec::Session later(options);
-  std::atomic<std::uint64_t> read_first{0};
-  std::atomic<std::uint64_t> read_later{0};
+  std::vector<std::unique_ptr<ndcg::trec::Session>> later(pieces);  // the other thread's, by piece
+  std::mutex claims;
+  std::size_t front = 0;      // the next piece this thread reads
+  std::size_t back = pieces;  // the other thread has taken pieces [back, pieces)
+  bool stop = false;          // a reading failed: no more pieces are taken
+  const auto claim_front = [&]() -> std::optional<std::size_t> {
+    const std::lock_guard<std::mutex> lock(claims);
+    if (stop || front >= back) return std::nullopt;
+    return front++;
+  };
+  // Never the first piece: this thread's session reads the run from its start.
+  const auto claim_back = [&]() -> std::optional<std::size_t> {
+    const std::lock_guard<std::mutex> lock(claims);
+    if (stop || back <= std::max<std::size_t>(front, 1)) return std::nullopt;
+    return --back;
+  };
+  const auto stop_claims = [&] {
+    const std::lock_guard<std::mutex> lock(claims);
+    stop = true;
+  };
+  std::atomic<std::uint64_t> read{0};
+  // The run's reading is shown once the qrels' is done (before, both would take turns on the
+  // one line of progress).
+  std::atomic<bool> showing_run{false};
+  const auto count = [&](std::size_t bytes) {
+    const std::uint64_t total = read += bytes;
+    if (showing_run) progress.update("run", total, size);
+  };
   std::string later_error;
   bool later_regroups = false;
-  // The other thread waits for this one to read the qrels; from then on both only look them up.
   std::promise<void> qrels_read;
-  std::thread second([&] {
-    qrels_read.get_future().wait();
-    later.share_qrels(first);
-    later.continue_run_at_byte(at);
-    later_error = read_range(path, at, size, [&](std::string_view chunk, std::uint64_t bytes) {
-      later.feed_run(chunk);
-      read_later = bytes;
-      progress.update("run", read_first + read_later, size);
-    });
-    if (later_error.empty()) later_regroups = later.finish_run();
+  std::shared_future<void> qrels = qrels_read.get_future().share();
+  std::thread other([&] {
+    const auto qrels_ready = [&] {
+      return qrels.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    };
+    const auto finish = [&](std::size_t piece, std::unique_ptr<ndcg::trec::Session> session) {
+      if (session->finish_run()) later_regroups = true;
+      later[piece] = std::move(session);
+    };
+    // Pieces read before the qrels, finished once they are read (a session shares the qrels
+    // before its last query is handed over), and what their queries hold meanwhile.
+    std::vector<std::pair<std::size_t, std::unique_ptr<ndcg::trec::Session>>> waiting;
+    std::size_t waiting_bytes = 0;
+    const auto finish_waiting = [&] {
+      for (auto& [piece, session] : waiting) {
+        session->share_qrels(first);
+        finish(piece, std::move(session));
+      }
+      waiting.clear();
+      waiting_bytes = 0;
+    };
+    while (const std::optional<std::size_t> piece = claim_back()) {
+      auto session = std::make_unique<ndcg::trec::Session>(options);
+      session->continue_run_at_byte(starts[*piece]);
+      bool shared = qrels_ready();
+      if (shared) {
+        finish_waiting();
+        session->share_qrels(first);
+      } else {
+        session->read_run_before_qrels();
+      }
+      const std::string unread = read_range(
+          path, starts[*piece], starts[*piece + 1], [&](std::string_view chunk, std::uint64_t) {
+            session->feed_run(chunk);
+            count(chunk.size());
+            if (!shared &&
+                (waiting_bytes + session->waiting_bytes() > kMostWaitingBytes || qrels_ready())) {
+              qrels.wait();
+              finish_waiting();
+              session->share_qrels(first);
+              shared = true;
+            }
+          });
+      if (!unread.empty()) {
+        later_error = unread;
+        stop_claims();
+        return;
+      }
+      if (shared) {
+        finish(*piece, std::move(session));
+      } else {
+        waiting_bytes += session->waiting_bytes();
+        waiting.emplace_back(*piece, std::move(session));
+      }
+    }
+    if (!waiting.empty()) {
+      qrels.wait();
+      finish_waiting();
+    }
   });
-  first.feed_qrels(qrels_text);
+  error = read_qrels(first);
   first.finish_qrels();
   qrels_read.set_value();
-  error = read_range(path, 0, at, [&](std::string_view chunk, std::uint64_t bytes) {
-    first.feed_run(chunk);
-    read_first = bytes;
-    progress.update("run", read_first + read_later, size);
-  });
+  showing_run = true;
+  if (!error.empty()) {
+    failed = "qrels";
+    stop_claims();
+    other.join();
+    return ndcg::trec::Evaluation{};  // the caller reports the error
+  }
+  while (const std::optional<std::size_t> piece = claim_front()) {
+    error = read_range(path, starts[*piece], starts[*piece + 1],
+                       [&](std::string_view chunk, std::uint64_t) {
+                         first.feed_run(chunk);
+                         count(chunk.size());
+                       });
+    if (!error.empty()) {
+      stop_claims();
+      break;
+    }
+  }
   const bool first_regroups = error.empty() && first.finish_run();
-  second.join();
+  other.join();
   if (error.empty()) error = later_error;
-  if (!error.empty()) return ndcg::trec::Evaluation{};  // the caller reports the error
-  if (first_regroups || later_regroups || !first.absorb(later)) return std::nullopt;
+  if (!error.empty()) {
+    failed = "run";
+    return ndcg::trec::Evaluation{};  // the caller reports the error
+  }
+  if (first_regroups || later_regroups) return std::nullopt;
+  for (std::unique_ptr<ndcg::trec::Session>& piece : later) {
+    if (piece != nullptr && !first.absorb(*piece)) return std::nullopt;
+  }
   return first.result();
 }
 
@@ -540,27 +673,34 @@ int run(const std::vector<std::string>& argv) {
     evaluation.errors = option_errors.finish();
   } else {
     Progress progress(args.progress);
-    // A large run may be split between two threads (split_point, evaluate_split), which share
+    // A large run may be split between two threads (split_points, evaluate_split), which share
     // the qrels: their text is then held, for a second reading when the parts cannot be joined;
     // else they are fed as they are read.
-    const std::optional<std::uint64_t> at = split_point(run_file, args.files[1], options);
+    const std::optional<std::vector<std::uint64_t>> at =
+        split_points(run_file, args.files[1], options);
     ndcg::trec::Session session(options);
     std::string qrels_text;
-    std::string error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
-      if (at) {
-        qrels_text += chunk;
-      } else {
-        session.feed_qrels(chunk);
-      }
-      progress.update("qrels", bytes, qrels.size());
-    });
-    const char* failed = error.empty() ? nullptr : "qrels";
+    std::string error;
+    const char* failed = nullptr;
     std::optional<ndcg::trec::Evaluation> split;
-    if (!failed && at) {
-      split =
-          evaluate_split(qrels_text, args.files[1], run_file.size(), *at, options, progress, error);
-      if (!error.empty()) failed = "run";
-      if (!split) session.feed_qrels(qrels_text);
+    if (at) {
+      // The qrels are read by the first of the two threads while the other starts on the run.
+      split = evaluate_split(
+          [&](ndcg::trec::Session& first) {
+            return qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
+              qrels_text += chunk;
+              first.feed_qrels(chunk);
+              progress.update("qrels", bytes, qrels.size());
+            });
+          },
+          args.files[1], *at, options, progress, error, failed);
+      if (!failed && !split) session.feed_qrels(qrels_text);
+    } else {
+      error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
+        session.feed_qrels(chunk);
+        progress.update("qrels", bytes, qrels.size());
+      });
+      if (!error.empty()) failed = "qrels";
     }
     if (!failed && !split) {
       qrels_text = std::string();
