@@ -1,10 +1,16 @@
 // libFuzzer: a whole TREC evaluation: measures and flags (one a line: -lN, -c, -J, -MN, -NN,
 // -DQID, -RFORMAT, -Z"qid measure mean sd" (one -Z line), -eQID, -oNAME=VALUE for a
 // convention), qrels (or preferences) and run, separated by NUL;
-// the output formatted as trec_eval's text, and one query explained step by step.
+// the output formatted as trec_eval's text, and one query explained step by step. And the run
+// read in pieces as ndcg-calc's threads read a large one (cut where queries start; each later
+// piece in a session of its own, fed before the qrels it then shares, and absorbed in order):
+// when the pieces join, the output must be the whole reading's.
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fuzz_common.hpp"
 #include "ndcg/trec.hpp"
@@ -49,5 +55,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const ndcg::trec::Evaluation e = ndcg::trec::evaluate(parts[1], parts[2], options);
   if (e.ok) (void)ndcg::trec::format_trec(e, true, !options.average_complete);
+
+  const std::string_view qrels = parts[1];
+  const std::string_view run = parts[2];
+  if (!ndcg::trec::Session(options).can_split()) return 0;
+  std::vector<std::size_t> starts{0};
+  for (const std::size_t third : {run.size() / 3, 2 * run.size() / 3}) {
+    const auto boundary = ndcg::trec::query_boundary(run.substr(third));
+    if (boundary && third + *boundary > starts.back()) starts.push_back(third + *boundary);
+  }
+  if (starts.size() < 2) return 0;
+  starts.push_back(run.size());
+  std::vector<std::unique_ptr<ndcg::trec::Session>> later;
+  for (std::size_t piece = 1; piece + 1 < starts.size(); ++piece) {
+    auto& session = later.emplace_back(std::make_unique<ndcg::trec::Session>(options));
+    session->continue_run_at_byte(starts[piece]);
+    session->read_run_before_qrels();
+    session->feed_run(run.substr(starts[piece], starts[piece + 1] - starts[piece]));
+  }
+  ndcg::trec::Session first(options);
+  first.feed_qrels(qrels);
+  first.finish_qrels();
+  first.feed_run(run.substr(0, starts[1]));
+  bool joined = !first.finish_run();
+  for (auto& session : later) {
+    session->share_qrels(first);
+    if (session->finish_run()) joined = false;
+  }
+  for (auto& session : later) joined = joined && first.absorb(*session);
+  if (!joined) return 0;
+  const ndcg::trec::Evaluation pieced = first.result();
+  if (pieced.ok != e.ok) std::abort();
+  if (e.ok && ndcg::trec::format_trec(pieced, true, !options.average_complete) !=
+                  ndcg::trec::format_trec(e, true, !options.average_complete)) {
+    std::abort();
+  }
   return 0;
 }
