@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "ndcg/cli.hpp"
 
@@ -232,6 +233,22 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
   if (grouped && whole.ok && whole.warnings.empty()) CHECK(unnumbered_joined > 0);
 }
 
+// trec_eval's own test run, evaluated whole under every measure and under -c, -J and -M: each
+// request with its result.
+std::vector<std::pair<Request, Evaluation>> test_run_evaluations(const std::string& qrels,
+                                                                 const std::string& run) {
+  std::vector<std::pair<Request, Evaluation>> out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"-q", "-m", "all_trec"},
+        std::vector<std::string>{"-q", "-c", "-J", "-M", "20", "-m", "official"}}) {
+    Request request = parse_args(nlohmann::json(args));
+    Evaluation whole = evaluate(qrels, run, request.options);
+    REQUIRE(whole.ok);
+    out.emplace_back(std::move(request), std::move(whole));
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("a run split at a query boundary and read by two sessions gives one session's result") {
@@ -257,12 +274,7 @@ TEST_CASE("a run split at a query boundary and read by two sessions gives one se
   // trec_eval's own test run, under -c, -J, -M and every measure.
   const std::string qrels = read_file("trec_eval-10.0/qrels.test");
   const std::string run = read_file("trec_eval-10.0/results.test");
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"-q", "-m", "all_trec"},
-        std::vector<std::string>{"-q", "-c", "-J", "-M", "20", "-m", "official"}}) {
-    const Request request = parse_args(nlohmann::json(args));
-    const Evaluation whole = evaluate(qrels, run, request.options);
-    REQUIRE(whole.ok);
+  for (const auto& [request, whole] : test_run_evaluations(qrels, run)) {
     std::size_t splits = 0;
     for (std::size_t at = run.find('\n'); at != std::string::npos && at + 1 < run.size();
          at = run.find('\n', at + 1)) {
@@ -332,12 +344,7 @@ TEST_CASE(
     starts.insert(starts.end(), cuts.begin(), cuts.end());
     starts.push_back(run.size());
     CAPTURE(starts.size());
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"-q", "-m", "all_trec"},
-          std::vector<std::string>{"-q", "-c", "-J", "-M", "20", "-m", "official"}}) {
-      const Request request = parse_args(nlohmann::json(args));
-      const Evaluation whole = evaluate(qrels, run, request.options);
-      REQUIRE(whole.ok);
+    for (const auto& [request, whole] : test_run_evaluations(qrels, run)) {
       // The first session reads pieces [0, front); the later pieces are read before the qrels
       // from the back, or after them, in sessions of their own.
       for (std::size_t front = 1; front < starts.size() - 1; ++front) {
