@@ -676,14 +676,14 @@ int run(const std::vector<std::string>& argv) {
     // A large run may be split between two threads (split_points, evaluate_split), which share
     // the qrels: their text is then held, for a second reading when the parts cannot be joined;
     // else they are fed as they are read.
-    const std::optional<std::vector<std::uint64_t>> at =
+    const std::optional<std::vector<std::uint64_t>> pieces =
         split_points(run_file, args.files[1], options);
     ndcg::trec::Session session(options);
     std::string qrels_text;
     std::string error;
     const char* failed = nullptr;
     std::optional<ndcg::trec::Evaluation> split;
-    if (at) {
+    if (pieces) {
       // The qrels are read by the first of the two threads while the other starts on the run.
       split = evaluate_split(
           [&](ndcg::trec::Session& first) {
@@ -693,7 +693,7 @@ int run(const std::vector<std::string>& argv) {
               progress.update("qrels", bytes, qrels.size());
             });
           },
-          args.files[1], *at, options, progress, error, failed);
+          args.files[1], *pieces, options, progress, error, failed);
       if (!failed && !split) session.feed_qrels(qrels_text);
     } else {
       error = qrels.read([&](std::string_view chunk, std::uint64_t bytes) {
