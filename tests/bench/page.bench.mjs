@@ -1,5 +1,6 @@
 // Page speed, measured in Debian's Chromium on the built single file:
-//  * first result: from navigation start to the first rendered table (target < 300 ms);
+//  * first result: from navigation start to the first rendered table (target < 300 ms), and to
+//    the end of the frame that shows it (its layout and paint included);
 //  * recompute: one edit of a 1,000-row ranking (target < 16 ms, one frame), timed twice: the
 //    page's script (the core and the patching of the tables, the span 'ndcg:update'), and from
 //    the start of that script to the end of the frame that shows it (style, layout and paint of
@@ -24,12 +25,26 @@ const browser = await chromium.launch({
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const firsts = [];
+const firstsShown = [];
 for (let i = 0; i < 7; i++) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // The page is ready in the task that rendered its first result: the next frame shows it, and
+  // the timer after that frame's callbacks fires once it is painted (as for the edits below).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body?.dataset.ready !== 'true') return;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        document.body.offsetHeight;
+        setTimeout(() => { window.benchFirstShown = performance.now(); }, 0);
+      });
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+  });
   await page.goto(URL_);
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => window.benchFirstShown !== undefined);
   firsts.push(await page.evaluate(() => performance.getEntriesByName('ndcg:first-result')[0].startTime));
+  firstsShown.push(await page.evaluate(() => window.benchFirstShown));
   await context.close();
 }
 
@@ -127,6 +142,7 @@ const keystrokes = await page.evaluate(() => window.keystrokes);
 const spread = (xs) => ({ median: median(xs), max: Math.max(...xs), over16: xs.filter((t) => t > 16).length, all: xs.map((t) => Math.round(t * 10) / 10) });
 const result = {
   firstResultMs: { median: median(firsts), runs: firsts.map((x) => Math.round(x)) },
+  firstResultToFrameMs: { median: median(firstsShown), runs: firstsShown.map((x) => Math.round(x)), note: 'to the end of the frame that shows the first result' },
   paste1000RowsMs: { ...updates.paste, note: 'the 1,000 rows pasted over a short ranking, before the edits: the script, and to the frame that shows them' },
   recompute1000RowsMs: { ...spread(updates.times), runs: RUNS, rowsRendered: updates.shown },
   recompute1000RowsToFrameMs: { ...spread(updates.toFrame), runs: RUNS },
@@ -138,7 +154,8 @@ const result = {
   keystroke1000RowsToFrameMs: { ...spread(keystrokes.map((k) => k.toFrame)), runs: keystrokes.length },
 };
 console.log(JSON.stringify(result, null, 2));
-console.log(`first result: ${result.firstResultMs.median.toFixed(0)} ms (target < 300); ` +
+console.log(`first result: ${result.firstResultMs.median.toFixed(0)} ms (target < 300), ` +
+  `${result.firstResultToFrameMs.median.toFixed(0)} ms to the frame that shows it; ` +
   `1,000-row recompute: ${result.recompute1000RowsMs.median.toFixed(1)} ms median, ` +
   `${result.recompute1000RowsEveryValueChangesMs.median.toFixed(1)} ms when every DCG changes (target < 16), ` +
   `of which the core ${result.explain1000RowsMs.median.toFixed(1)} ms; to the frame that shows it: ` +
