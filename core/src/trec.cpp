@@ -1100,8 +1100,9 @@ void Session::start_reader(bool buffer_all) {
           return;
         }
         waiting_.push_back(q.copy());
-        waiting_bytes_ += sizeof(QueryRun) + q.qid.size() + q.docs.size() * sizeof(QueryRun::Doc) +
-                          q.docnos.size();
+        // Counted as the run reader counts the query it holds.
+        waiting_bytes_ +=
+            q.docs.size() * kRunDocOverhead + q.docnos.size() + q.qid.size() + kQueryOverhead;
       },
       buffer_all);
   if (options_.query_spans) run_->record_spans();

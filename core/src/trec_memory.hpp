@@ -10,6 +10,8 @@ namespace ndcg::trec {
 // Estimated bytes held per kept query beyond its text and values: hash node, string and vector
 // slack.
 inline constexpr std::size_t kQueryOverhead = 96;
+// Estimated bytes held per document of a run's query beyond its docno (QueryRun::Doc).
+inline constexpr std::size_t kRunDocOverhead = 32;
 
 // A limit in the units a person reads it in: "64 MB", or "512 KB" below a megabyte.
 std::string megabytes(std::size_t bytes);

@@ -30,9 +30,8 @@
 namespace ndcg::trec {
 namespace {
 
-// Estimated bytes held per kept item beyond its text: hash node, string and vector slack.
+// Estimated bytes held per kept judgment beyond its text: hash node, string and vector slack.
 constexpr std::size_t kJudgmentOverhead = 96;
-constexpr std::size_t kRunDocOverhead = 32;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\f' || c == '\v';
