@@ -752,6 +752,8 @@ void SpanRecorder::append(const std::vector<QuerySpan>& later, bool given_up) {
 // RunReader
 
 void RunReader::feed(std::string_view chunk) {
+  // A run whose queries are apart is read again from its start (regroup_needed()).
+  if (regroup_needed_) return;
   lines_.feed(
       chunk, [this](std::string_view text, std::uint32_t n) { line(text, n); },
       [this](std::string_view text, std::uint32_t n, const LineSplitter::ShortLine& classes) {
@@ -764,7 +766,13 @@ NDCG_COLD void RunReader::finish() {
   spans_.end(lines_.bytes_fed());
   close_current();
   if (buffer_all_) {
-    for (const auto& [qid, run] : buffered_) on_query_(run);
+    // In trec_eval's order, as a grouped run's queries come when it is sorted.
+    std::vector<const QueryRun*> order;
+    order.reserve(buffered_.size());
+    for (const auto& [qid, run] : buffered_) order.push_back(&run);
+    std::sort(order.begin(), order.end(),
+              [](const QueryRun* a, const QueryRun* b) { return a->qid < b->qid; });
+    for (const QueryRun* run : order) on_query_(*run);
     buffered_.clear();
   }
   if (!any_line_ && errors_.empty()) {
@@ -854,27 +862,26 @@ void RunReader::close_current() {
     QueryRun& into = buffered_[current_.qid];
     if (into.qid.empty()) {
       into = std::move(current_);
-    } else {
-      for (QueryRun::Doc d : current_.docs) {
-        const std::string_view docno = current_.docno(d);
-        d.offset = static_cast<std::uint32_t>(into.docnos.size());
-        into.add_docno(docno);
-        into.docs.push_back(d);
-      }
+      current_ = QueryRun{};
+      return;
+    }
+    for (QueryRun::Doc d : current_.docs) {
+      const std::string_view docno = current_.docno(d);
+      d.offset = static_cast<std::uint32_t>(into.docnos.size());
+      into.add_docno(docno);
+      into.docs.push_back(d);
     }
   } else {
     // The open query's documents leave with it; its id stays, to notice a query seen twice.
     kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
     kept_ += current_.qid.size() + kQueryOverhead;
     closed_insert(query_hash(current_.qid));
-    if (errors_.empty()) on_query_(current_);
-    // Emptied, not replaced: the next query reuses the buffers.
-    current_.qid.clear();
-    current_.docs.clear();
-    current_.docnos.clear();
-    return;
+    if (errors_.empty() && !regroup_needed_) on_query_(current_);
   }
-  current_ = QueryRun{};
+  // Emptied, not replaced: the next query reuses the buffers.
+  current_.qid.clear();
+  current_.docs.clear();
+  current_.docnos.clear();
 }
 
 // The common line read in one pass: fields split on spaces and tabs, no control character, six
@@ -944,7 +951,14 @@ void RunReader::accept(std::string_view qid, std::string_view docno, double scor
     spans_.begin(qid, lines_.line_start());
     close_current();
     current_.qid.assign(qid);
-    if (!buffer_all_ && closed_contains(query_hash(current_.qid))) regroup_needed_ = true;
+    if (!buffer_all_ && closed_contains(query_hash(current_.qid))) {
+      // The run is read again, every query kept until its end: the rest of this reading, and
+      // evaluating what it hands over, would be thrown away (for a run in no order of query,
+      // every line a query's stretch of its own).
+      regroup_needed_ = true;
+      stopped_ = true;
+      return;
+    }
   }
   // Made in place, a field at a time: a Doc made first and copied in is stored a word at a time
   // and read back a vector at a time, which the CPU cannot forward.

@@ -452,6 +452,38 @@ TEST_CASE("a grouped run is handed over one query at a time") {
   CHECK_FALSE(run.regroup_needed());
 }
 
+TEST_CASE("a run whose queries are apart stops at the first query met again, and is read again") {
+  // Each of a shuffled run's lines is a query's stretch of its own: reading on, and evaluating
+  // each stretch, would be thrown away once the run is read again with every query kept.
+  const std::string text =
+      "2 Q0 b 1 1 t\n1 Q0 a 1 1 t\n2 Q0 c 2 0.5 t\n1 Q0 d 2 0.5 t\nbad line\n3 Q0 e 1 1 u\n";
+  std::vector<std::string> seen;
+  RunReader run([&](const QueryRun& q) { seen.push_back(q.qid); });
+  run.feed(text.substr(0, 30));
+  run.feed(text.substr(30));
+  run.finish();
+  CHECK(run.regroup_needed());
+  CHECK(run.stopped());
+  CHECK(seen == std::vector<std::string>{"2", "1"});  // the stretches before query 2 met again
+  CHECK(run.errors().items().empty());                // the bad line is for the reading again
+  CHECK(run.run_tag() == "t");
+
+  std::vector<std::string> whole;
+  RunReader again(
+      [&](const QueryRun& q) {
+        std::string docs;
+        for (const QueryRun::Doc& d : q.docs) docs += q.docno(d);
+        whole.push_back(q.qid + ":" + docs);
+      },
+      true);
+  again.feed(text);
+  again.finish();
+  CHECK_FALSE(again.regroup_needed());
+  REQUIRE(again.errors().items().size() == 1);
+  CHECK(again.errors().items()[0].line == 5);
+  CHECK(whole == std::vector<std::string>{"1:ad", "2:bc", "3:e"});  // in trec_eval's order
+}
+
 TEST_CASE("a line's query and tag are told from the line before's by every byte, at any length") {
   // Ids and tags of 1 to 20 bytes, each differing from the one before in one byte, at every
   // position in turn ("qqq", "xqq", "xxq", "xxx"), each id on two lines: every id is a query, and

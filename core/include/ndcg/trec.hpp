@@ -404,12 +404,15 @@ class RunReader {
   void feed(std::string_view chunk);
   void finish();
 
+  // Whether the run's lines of one query are apart: the reading stops there (what follows would
+  // be thrown away), and the run must be read again with buffer_all.
   bool regroup_needed() const { return regroup_needed_; }
   // Reads a part of a run that starts at a line other than the file's first (Session::absorb):
   // its lines are numbered from `first_line`, with no check of the file's first line. Before the
   // first feed.
   void continue_from_line(std::uint32_t first_line, std::uint64_t first_byte = 0);
-  // Whether this reader stopped reading (a memory limit, or a qrels file given as the run).
+  // Whether this reader stopped reading (a memory limit, a qrels file given as the run, or a
+  // run to read again grouped).
   bool stopped() const { return stopped_; }
   // Whether a query was handed over by both this reader and the later part's (by their ids'
   // hashes: a collision only says yes wrongly, about once in 10^10).
@@ -445,7 +448,7 @@ class RunReader {
   LineSplitter lines_;
   SpanRecorder spans_;
   QueryRun current_;
-  std::map<std::string, QueryRun> buffered_;
+  std::unordered_map<std::string, QueryRun> buffered_;  // by query id, when buffer_all
   // The ids of the queries handed over, as 64-bit hashes in an open-addressed table: a query id
   // met again means the run is not grouped. A collision (about one in 10^10 for a million
   // queries) only costs a second, buffered reading, never a wrong value.
@@ -460,7 +463,8 @@ class RunReader {
   bool careful_ = false;
   std::size_t memory_limit_;
   std::size_t kept_ = 0;  // estimated bytes held: the open query, or all of them when buffering
-  bool stopped_ = false;  // the memory limit was reached, or the file is a qrels file
+  // The memory limit was reached, the file is a qrels file, or the run must be read again.
+  bool stopped_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
