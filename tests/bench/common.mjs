@@ -2,9 +2,10 @@
 // temporary folder (qrels judging about one document in 17, and runs of `queries` × 1,000
 // documents: variant 0 is the run the evaluation benchmark reads; variants 1, 2, … rank the same
 // documents with scores perturbed by their own pseudo-random draws, as other systems would), a
-// whole process timed, the spread of the runs, and the built page in Chromium.
+// run of variant 0 with its lines shuffled, a whole process timed, the spread of the runs, and the
+// built page in Chromium.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,6 +52,27 @@ export async function generate(queries, variant = 0) {
   renameSync(`${run}.part`, run);
   if (qrelsOut) renameSync(`${qrels}.part`, qrels);
   return { run, qrels };
+}
+
+/**
+ * The run of `queries` queries (variant 0) with its lines in an order of no query: shuffled by
+ * the same pseudo-random draws on every machine, as a run written without sorting is (each line a
+ * query's stretch of its own). Its path, generated when missing.
+ */
+export async function shuffled(queries) {
+  const { run } = await generate(queries);
+  const out = join(DIR, `run-${queries}x1000-shuffled.run`);
+  if (existsSync(out)) return out;
+  const lines = readFileSync(run, 'latin1').split('\n').filter((line) => line !== '');
+  const next = draws(20261126);
+  for (let i = lines.length - 1; i > 0; i--) {
+    // Two draws of 15 bits: enough for a million lines and more.
+    const j = ((next() << 15) | next()) % (i + 1);
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+  writeFileSync(`${out}.part`, `${lines.join('\n')}\n`, 'latin1');
+  renameSync(`${out}.part`, out);
+  return out;
 }
 
 /** One whole process: seconds, peak RSS in MB (when /usr/bin/time is there), and its stdout. */

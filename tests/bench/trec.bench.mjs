@@ -1,6 +1,7 @@
 // TREC evaluation speed, one table, every figure from the same run of this script:
 //  * runs of 500 and 5,000 queries × 1,000 documents (about 17 and 174 MB), generated
-//    deterministically, with qrels judging about one document in 17;
+//    deterministically, with qrels judging about one document in 17, and the small one with its
+//    lines shuffled (a run not grouped by query; not in the page);
 //  * each evaluator evaluates each run RUNS times (the table gives the range, not the best):
 //    trec_eval (when it is on PATH, for comparison), ndcg-calc (Node, wasm core), the native
 //    ndcg-calc when it has been built, and the page's TREC mode in headless Chromium (time from
@@ -13,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { generate, openBuiltPage, range, timed } from './common.mjs';
+import { generate, openBuiltPage, range, shuffled, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
@@ -99,11 +100,37 @@ for (const queries of SIZES) {
   }
 }
 
+// The small run with its lines shuffled: every query is read again with all of it kept (the
+// first reading stops at the first query met again), and each query's documents are sorted.
+{
+  const { qrels } = await generate(SIZES[0]);
+  const run = await shuffled(SIZES[0]);
+  const megabytes = statSync(run).size / 1048576;
+  const reference = {};
+  const shuffledRows = [];
+  for (const e of evaluators) {
+    const times = [];
+    const peaks = [];
+    let same = null;
+    for (let i = 0; i < RUNS; i++) {
+      const r = timed(e.command, [...e.args, '-q', ...MEASURES, qrels, run]);
+      times.push(r.seconds);
+      if (r.peakMB !== null) peaks.push(r.peakMB);
+      if (e.name === 'trec_eval') reference.stdout = r.stdout;
+      else if (reference.stdout !== undefined) same = (same ?? true) && r.stdout === reference.stdout;
+    }
+    if (e.name === 'trec_eval') reference.times = times;
+    shuffledRows.push({ queries: SIZES[0], megabytes, name: e.name, times, peaks, same, shuffled: true });
+  }
+  for (const row of shuffledRows) row.ratio = reference.times ? row.times.map((t, i) => reference.times[i] / t) : null;
+  rows.push(...shuffledRows);
+}
+
 console.log(`TREC evaluation, -q with ${MEASURES.filter((m) => m !== '-m').join(', ')}; ${RUNS} runs each, range of the runs (not the best)\n`);
 console.log('| run | evaluator | time (s) | MB/s | peak RSS (MB) | trec_eval time ÷ this | output = trec_eval\'s | |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
-  const label = `${r.queries.toLocaleString('en')} × 1,000 (${r.megabytes.toFixed(0)} MB)`;
+  const label = `${r.queries.toLocaleString('en')} × 1,000${r.shuffled ? ', lines shuffled' : ''} (${r.megabytes.toFixed(0)} MB)`;
   console.log(`| ${label} | ${r.name} | ${range(r.times, 2)} | ${range(r.times.map((t) => r.megabytes / t), 0)} | ` +
     `${r.peaks.length ? range(r.peaks, 0) : '—'} | ${r.ratio && r.name !== 'trec_eval' ? `${range(r.ratio, 1)}×` : '—'} | ` +
     `${r.same === null ? '—' : r.same ? 'yes' : 'NO'} | ${r.note ?? ''} |`);
@@ -112,7 +139,7 @@ console.log('\nScaling, seconds per MB (10× the input should take ≤ 11× the 
 console.log('| evaluator | small run (s/MB) | large run (s/MB) | large ÷ small time (bytes ×) |');
 console.log('| --- | --- | --- | --- |');
 for (const name of [...new Set(rows.map((r) => r.name))]) {
-  const [small, large] = SIZES.map((q) => rows.find((r) => r.queries === q && r.name === name));
+  const [small, large] = SIZES.map((q) => rows.find((r) => r.queries === q && r.name === name && !r.shuffled));
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`| ${name} | ${(median(small.times) / small.megabytes).toFixed(4)} | ${(median(large.times) / large.megabytes).toFixed(4)} | ` +
     `${(median(large.times) / median(small.times)).toFixed(1)}× (medians) for ${(large.megabytes / small.megabytes).toFixed(1)}× the bytes |`);
