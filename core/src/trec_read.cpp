@@ -581,11 +581,29 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   // stretch.
   if (last_query_ != nullptr && last_query_new_) settle(*last_query_);
   spans_.begin(qid, lines_.line_start());
-  auto [it, inserted] = queries_.try_emplace(std::string(qid));
+  last_qid_.assign(qid);
+  // Once a query is met again, queries are found by hash: in qrels whose queries are apart,
+  // every line may start a stretch, and the map's search compares ids a dozen times. Grouped
+  // qrels never build the index.
+  if (!query_index_.empty()) {
+    const auto known = query_index_.find(qid);
+    if (known != query_index_.end()) {
+      last_query_new_ = false;
+      last_query_ = known->second;
+      return *last_query_;
+    }
+  }
+  const auto [it, inserted] = queries_.try_emplace(std::string(qid));
+  // A map's keys and elements stay where they are.
+  if (!query_index_.empty()) {
+    query_index_.emplace(std::string_view(it->first), &it->second);
+  } else if (!inserted) {
+    query_index_.reserve(queries_.size() * 2);
+    for (auto& [id, query] : queries_) query_index_.emplace(std::string_view(id), &query);
+  }
   *created = inserted;
   last_query_new_ = inserted;
-  last_qid_.assign(qid);
-  last_query_ = &it->second;  // a map's elements stay where they are
+  last_query_ = &it->second;
   return it->second;
 }
 

@@ -516,6 +516,53 @@ TEST_CASE("a line's query and tag are told from the line before's by every byte,
   }
 }
 
+TEST_CASE("qrels whose queries are apart give the judgments the grouped file gives") {
+  // trec_eval's test qrels with their lines dealt out in turn to 2, 3 and 7 piles (each query's
+  // lines then in several stretches, met again and again), a judgment repeated in a later
+  // stretch: the same queries, judgments and grades, and the same repeat reported.
+  const std::string grouped = read_file("trec_eval-10.0/qrels.test");
+  std::vector<std::string> lines;
+  std::istringstream in(grouped);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const auto dump = [](const QrelsReader& r) {
+    std::ostringstream out;
+    for (const auto& [qid, q] : r.queries()) {
+      out << qid << ":";
+      std::vector<std::string> judged;
+      for (const JudgedDocs::Entry& e : q.by_doc.entries()) {
+        judged.push_back(std::string(q.by_doc.docno(e)) + "=" + std::to_string(e.grade));
+        REQUIRE(q.by_doc.find(q.by_doc.docno(e)) == &e);
+      }
+      std::sort(judged.begin(), judged.end());
+      for (const std::string& j : judged) out << " " << j;
+      out << "\n";
+    }
+    return out.str();
+  };
+  QrelsReader whole;
+  whole.feed(grouped);
+  whole.finish();
+  REQUIRE(whole.errors().items().empty());
+  for (const std::size_t piles : {2, 3, 7}) {
+    CAPTURE(piles);
+    std::string apart;
+    for (std::size_t pile = 0; pile < piles; ++pile) {
+      for (std::size_t i = pile; i < lines.size(); i += piles) apart += lines[i] + "\n";
+    }
+    QrelsReader reader;
+    reader.feed(apart);
+    reader.finish();
+    CHECK(reader.errors().items().empty());
+    CHECK(dump(reader) == dump(whole));
+
+    QrelsReader repeated;
+    repeated.feed(apart + lines[1] + "\n");
+    repeated.finish();
+    REQUIRE(repeated.errors().items().size() == 1);
+    CHECK(repeated.errors().items()[0].line == lines.size() + 1);
+  }
+}
+
 TEST_CASE("query spans: reading a query's spans alone evaluates it as the whole files do") {
   // trec_eval's test files, and the run with its lines shuffled so that its queries are apart
   // (read twice, and spans of several stretches).

@@ -243,6 +243,11 @@ class QrelsReader {
  public:
   explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit)
       : memory_limit_(memory_limit) {}
+  // Moved, never copied: query_index_ and last_query_ point into queries_.
+  QrelsReader(const QrelsReader&) = delete;
+  QrelsReader& operator=(const QrelsReader&) = delete;
+  QrelsReader(QrelsReader&&) = default;
+  QrelsReader& operator=(QrelsReader&&) = default;
 
   // What the file holds (trec_eval's -R); set before the first feed.
   void set_format(RelFormat format) { format_ = format; }
@@ -292,6 +297,8 @@ class QrelsReader {
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
+  // queries_ by id, once a query is met again (query_of)
+  std::unordered_map<std::string_view, QueryQrels*> query_index_;
   std::string last_qid_;
   QueryQrels* last_query_ = nullptr;
   bool last_query_new_ = false;  // last_query_'s lines began with its stretch (see query_of)
