@@ -355,6 +355,45 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
   return value;
 }
 
+// A 128-bit whole number (GCC's and Clang's, native and wasm alike).
+__extension__ typedef unsigned __int128 Uint128;
+
+bool append_fixed(std::string& out, double value, unsigned decimals) {
+  static constexpr std::uint64_t kPow10[] = {1,      10,      100,      1000,     10000,
+                                             100000, 1000000, 10000000, 100000000};
+  if (decimals > 8 || !std::isfinite(value)) return false;
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e15 || magnitude * static_cast<double>(kPow10[decimals]) >= 9e18) return false;
+  // magnitude = m * 2^-shift exactly, m a whole number below 2^53 (shift > 0: magnitude < 2^50).
+  int exponent = 0;
+  const double fraction = std::frexp(magnitude, &exponent);
+  const auto m = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+  const int shift = 53 - exponent;
+  // magnitude * 10^decimals = scaled * 2^-shift, scaled below 2^80: its whole part and remainder.
+  const Uint128 scaled = static_cast<Uint128>(m) * kPow10[decimals];
+  std::uint64_t units = 0;  // the value in units of 10^-decimals, rounded
+  if (m != 0 && shift < 100) {
+    const auto whole = static_cast<std::uint64_t>(scaled >> shift);
+    const Uint128 rest = scaled - (static_cast<Uint128>(whole) << shift);
+    const Uint128 half = static_cast<Uint128>(1) << (shift - 1);
+    units = whole + ((rest > half || (rest == half && (whole & 1) != 0)) ? 1 : 0);
+  }  // else below 2^-19 units: rounds to 0
+  char digits[32];
+  char* end = digits + sizeof digits;
+  char* p = end;
+  std::uint64_t whole = units / kPow10[decimals];
+  std::uint64_t part = units % kPow10[decimals];
+  for (unsigned i = 0; i < decimals; ++i, part /= 10) *--p = static_cast<char>('0' + part % 10);
+  if (decimals > 0) *--p = '.';
+  do {
+    *--p = static_cast<char>('0' + whole % 10);
+    whole /= 10;
+  } while (whole != 0);
+  if (std::signbit(value)) *--p = '-';
+  out.append(p, static_cast<std::size_t>(end - p));
+  return true;
+}
+
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19

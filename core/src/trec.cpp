@@ -5,6 +5,7 @@
 #include "ndcg/trec.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <climits>
 #include <cmath>
@@ -1307,28 +1308,41 @@ Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
 
 namespace {
 
-void append_value(std::string& out, const char* name_format, const Column& c,
-                  const std::string& qid, double value, bool as_integer) {
-  char buffer[128];
-  std::string number;
-  if (as_integer) {
-    std::snprintf(buffer, sizeof buffer, "%" PRId64,
-                  std::isfinite(value) && std::fabs(value) < 9.2e18
-                      ? static_cast<std::int64_t>(value)
-                      : std::int64_t{INT64_MIN});
-    number = buffer;
-  } else if (std::isnan(value)) {
-    number = "  -nan";
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%6.4f", value);
-    number = buffer;
-  }
-  std::snprintf(buffer, sizeof buffer, name_format, c.name.c_str());
-  out += buffer;
+// A measure's name as trec_eval prints it before each value: "%-22s", after a "Z" with -Z.
+std::string padded_name(const std::string& name, bool zscores) {
+  std::string out = zscores ? "Z" : "";
+  out += name;
+  if (name.size() < 22) out.append(22 - name.size(), ' ');
+  return out;
+}
+
+// One line: the padded name, the query, and the value as trec_eval prints it ("%6.4f", a whole
+// number as "%ld", NaN as "  -nan").
+void append_value(std::string& out, const std::string& name, const std::string& qid, double value,
+                  bool as_integer) {
+  out += name;
   out += '\t';
   out += qid;
   out += '\t';
-  out += number;
+  if (as_integer) {
+    char buffer[32];
+    const std::int64_t whole = std::isfinite(value) && std::fabs(value) < 9.2e18
+                                   ? static_cast<std::int64_t>(value)
+                                   : std::int64_t{INT64_MIN};
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, whole);
+    out.append(buffer, written.ptr);
+  } else if (std::isnan(value)) {
+    out += "  -nan";
+  } else {
+    const std::size_t start = out.size();
+    if (!append_fixed(out, value, 4)) {
+      char buffer[400];
+      std::snprintf(buffer, sizeof buffer, "%.4f", value);
+      out += buffer;
+    }
+    // Right-aligned in 6 characters, as "%6.4f" pads (its shortest, "0.0000", is 6).
+    if (out.size() - start < 6) out.insert(start, 6 - (out.size() - start), ' ');
+  }
   out += '\n';
 }
 
@@ -1336,21 +1350,33 @@ void append_value(std::string& out, const char* name_format, const Column& c,
 
 std::string format_trec(const Evaluation& e, bool per_query, bool summary) {
   std::string out;
-  const char* name_format = e.zscores ? "Z%-22s" : "%-22s";
-  char buffer[128];
+  // Each column's name padded once, not once a value.
+  std::vector<std::string> names;
+  names.reserve(e.columns.size());
+  std::size_t name_bytes = 0;  // of a query's lines, with their tabs, newlines and most values
+  std::size_t lines = 0;
+  for (const Column& column : e.columns) {
+    names.push_back(padded_name(column.name, e.zscores && column.value != ValueKind::text));
+    if (column.per_query) {
+      name_bytes += names.back().size() + 10;
+      ++lines;
+    }
+  }
   if (per_query) {
+    // Room for the whole report at once: grown by doubling, its copies reached twice its size.
+    std::size_t bytes = 1024;
+    for (const QueryValues& q : e.per_query) bytes += name_bytes + lines * q.qid.size();
+    out.reserve(bytes);
     for (const QueryValues& q : e.per_query) {
       for (std::size_t c = 0; c < e.columns.size(); ++c) {
         const Column& column = e.columns[c];
         if (!column.per_query) continue;
         if (column.value == ValueKind::text) {
-          std::snprintf(buffer, sizeof buffer, "%-22s", column.name.c_str());
-          out += buffer;
+          out += names[c];
           out += '\t' + q.qid + "\t'" + (q.texts.empty() ? std::string() : q.texts[c]) + "'\n";
           continue;
         }
-        append_value(out, name_format, column, q.qid, q.values[c],
-                     column.whole_number && !e.zscores);
+        append_value(out, names[c], q.qid, q.values[c], column.whole_number && !e.zscores);
       }
     }
   }
@@ -1359,12 +1385,11 @@ std::string format_trec(const Evaluation& e, bool per_query, bool summary) {
     const Column& column = e.columns[c];
     if (column.summary == Summary::none) continue;
     if (column.summary == Summary::run_tag) {
-      std::snprintf(buffer, sizeof buffer, "%-22s", "runid");
-      out += buffer;
+      out += padded_name("runid", false);
       out += "\tall\t" + e.run_tag + "\n";
       continue;
     }
-    append_value(out, name_format, column, "all", e.mean[c], column.whole_number && !e.zscores);
+    append_value(out, names[c], "all", e.mean[c], column.whole_number && !e.zscores);
   }
   return out;
 }

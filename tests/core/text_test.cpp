@@ -3,9 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -346,4 +349,77 @@ TEST_CASE("the readers' byte classes: vector code, words and one byte at a time 
     }
   }
   CHECK(checked == 8 * 16 * 256);
+}
+
+TEST_CASE("append_fixed writes what printf's %.*f writes, or declines") {
+  // Values of every kind: uniform in [0, 1) as measures are, ties of every number of decimals
+  // (k / 2^j, exact in binary), values a hair either side of a decimal tie, whole numbers,
+  // negatives and zeros, tiny and large magnitudes, and any bit pattern.
+  std::mt19937_64 random(20261126);
+  const auto check = [](double value, unsigned decimals) {
+    std::string ours = "x";
+    const bool written = append_fixed(ours, value, decimals);
+    char buffer[400];
+    std::snprintf(buffer, sizeof buffer, "%.*f", static_cast<int>(decimals), value);
+    const bool should = decimals <= 8 && std::isfinite(value) && std::fabs(value) < 1e10;
+    if (should) REQUIRE(written);  // every value a report prints (below 10^10) is written here
+    if (written) {
+      CAPTURE(value);
+      CAPTURE(decimals);
+      REQUIRE(ours == "x" + std::string(buffer));
+    } else {
+      REQUIRE(ours == "x");
+    }
+  };
+  for (const double v : {0.0,
+                         -0.0,
+                         1.0,
+                         -1.0,
+                         0.5,
+                         0.00005,
+                         -0.00005,
+                         0.03125,
+                         0.15625,
+                         2.5,
+                         9.99995,
+                         999999.99995,
+                         1e-300,
+                         -1e-300,
+                         5e-324,
+                         1e15,
+                         1e16,
+                         9.2e18,
+                         std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN()}) {
+    for (unsigned d = 0; d <= 9; ++d) check(v, d);
+  }
+  for (int i = 0; i < 400000; ++i) {
+    const unsigned decimals = static_cast<unsigned>(random() % 10);
+    double v = 0;
+    switch (i % 6) {
+      case 0:
+        v = std::ldexp(static_cast<double>(random() >> 11), -53);
+        break;
+      case 1:
+        v = std::ldexp(static_cast<double>(random() % 4096), -static_cast<int>(random() % 16));
+        break;
+      case 2: {
+        const double tie = (static_cast<double>(random() % 1000000) + 0.5) / 10000.0;
+        v = random() % 2 ? std::nextafter(tie, 0.0) : std::nextafter(tie, 1e9);
+        break;
+      }
+      case 3:
+        v = static_cast<double>(static_cast<std::int64_t>(random() % 2000000) - 1000000) / 16.0;
+        break;
+      case 4:
+        v = std::ldexp(static_cast<double>(random() >> 11), static_cast<int>(random() % 160) - 120);
+        break;
+      default: {
+        const std::uint64_t bits = random();
+        std::memcpy(&v, &bits, sizeof v);
+        break;
+      }
+    }
+    check(random() % 2 ? v : -v, decimals);
+  }
 }

@@ -247,6 +247,13 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range = 
 // which the processor cannot forward: natively it cost a third of reading a run's scores.)
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range = nullptr);
 
+// Appends `value` with `decimals` digits after the point (at most 8), as printf's "%.*f" writes
+// it: the exact binary value rounded to the nearest, ties to even, the sign kept for a value that
+// rounds to zero ("-0.0000"). Returns false, appending nothing, for what it does not write (a
+// value that is not finite or is 10^15 or more, more decimals): the caller's printf writes those.
+// For reports of many values, where printf was most of the time taken to write them in wasm.
+bool append_fixed(std::string& out, double value, unsigned decimals);
+
 // Normalises a document id pasted from slides or LaTeX: "d_3", "d_{3}", "$d_{3}$", "d₃" and
 // "d ₁₂₃" become "d3" and "d123". Only the pattern letters + optional "_"/"{}" + digits (ASCII or
 // Unicode subscripts) is rewritten; any other id is returned trimmed but otherwise unchanged, so
