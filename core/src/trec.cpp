@@ -307,7 +307,7 @@ Explanation Evaluator::explain_one(const QueryRun& run, const std::vector<std::u
 }
 
 Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
-    : qrels_(qrels), options_(std::move(options)) {
+    : qrels_(qrels), next_qrels_(qrels.queries().begin()), options_(std::move(options)) {
   if (options_.measures.empty()) {
     switch (options_.rel_format) {
       case RelFormat::qrels:
@@ -402,8 +402,11 @@ Evaluator::~Evaluator() = default;
 
 void Evaluator::add(const QueryRun& run) {
   const std::uint32_t first_line = run.docs.empty() ? 0 : run.docs.front().line;
-  const auto it = qrels_.queries().find(run.qid);
-  if (it == qrels_.queries().end()) {
+  const auto& queries = qrels_.queries();
+  auto it = next_qrels_;
+  if (it == queries.end() || it->first != run.qid) it = queries.find(run.qid);
+  if (it != queries.end()) next_qrels_ = std::next(it);
+  if (it == queries.end()) {
     if (runs_without_qrels_.insert(run.qid).second) kept_ += run.qid.size() + kQueryOverhead;
   } else if (options_.only_query.empty() || options_.only_query == run.qid) {
     gains_overflowed_ = false;

@@ -593,7 +593,11 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
       return *last_query_;
     }
   }
-  const auto [it, inserted] = queries_.try_emplace(std::string(qid));
+  // Placed at the end at once when it sorts last, as the queries of sorted qrels do, else where
+  // the map's search puts it.
+  const std::size_t before = queries_.size();
+  const auto it = queries_.try_emplace(queries_.end(), std::string(qid));
+  const bool inserted = queries_.size() != before;
   // A map's keys and elements stay where they are.
   if (!query_index_.empty()) {
     query_index_.emplace(std::string_view(it->first), &it->second);

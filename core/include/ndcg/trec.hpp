@@ -769,6 +769,9 @@ class Evaluator {
                                                    Detail detail = Detail::whole) const;
 
   const QrelsReader& qrels_;
+  // The qrels query after the one last found: runs and qrels most often list their queries in
+  // the same order, and it is tried before the map's search (a dozen comparisons of ids).
+  std::map<std::string, QueryQrels>::const_iterator next_qrels_;
   EvalOptions options_;
   std::vector<Column> columns_;
   std::vector<std::size_t> widths_;   // the number of columns of each measure, in their order
