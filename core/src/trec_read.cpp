@@ -292,16 +292,25 @@ std::uint64_t docno_hash(std::string_view docno) {
     h ^= h >> 31;
   }
   if (i < n) {
-    // The last 1 to 7 bytes: from the word that ends with them when the docno has 8 bytes or
-    // more (one load, not a copy of unknown length), otherwise byte by byte.
+    // The last 1 to 7 bytes, in the word's low bytes in order: from the word that ends with them
+    // when the docno has 8 bytes or more (one load, not a copy of unknown length); else from two
+    // loads of 4 bytes that may overlap (4 to 7 bytes), or the first, middle and last bytes (1 to
+    // 3), each byte placed at its own position (where loads overlap, the same byte twice).
     std::uint64_t word = 0;
     if (n >= 8) {
       std::memcpy(&word, p + n - 8, 8);
       word >>= 8 * (8 - (n - i));
+    } else if (n >= 4) {
+      std::uint32_t first = 0;
+      std::uint32_t last = 0;
+      std::memcpy(&first, p, 4);
+      std::memcpy(&last, p + n - 4, 4);
+      word = std::uint64_t{first} | (std::uint64_t{last} << (8 * (n - 4)));
     } else {
-      for (std::size_t k = 0; k < n; ++k) {
-        word |= std::uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
-      }
+      const auto byte = [&](std::size_t k) {
+        return std::uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
+      };
+      word = byte(0) | byte(n / 2) | byte(n - 1);
     }
     h = (h ^ word) * 0x94D049BB133111EBull;
     h ^= h >> 29;

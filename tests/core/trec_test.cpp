@@ -439,6 +439,42 @@ TEST_CASE("malformed TREC files give located errors and no partial result") {
   }
 }
 
+TEST_CASE("docno_hash: a docno's bytes in 8-byte words, its last ones in order, however loaded") {
+  // The definition, a byte at a time: each word of 8 bytes, then the 1 to 7 bytes left in a
+  // word's low bytes in order, mixed as docno_hash mixes them. docno_hash loads them in other
+  // ways (overlapping words, first-middle-last bytes) for the same words.
+  const auto reference = [](std::string_view d) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ (d.size() * 0xFF51AFD7ED558CCDull);
+    std::size_t i = 0;
+    const auto word_at = [&](std::size_t from, std::size_t count) {
+      std::uint64_t w = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        w |= std::uint64_t{static_cast<unsigned char>(d[from + k])} << (8 * k);
+      }
+      return w;
+    };
+    for (; i + 8 <= d.size(); i += 8) {
+      h = (h ^ word_at(i, 8)) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    if (i < d.size()) {
+      h = (h ^ word_at(i, d.size() - i)) * 0x94D049BB133111EBull;
+      h ^= h >> 29;
+    }
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+  };
+  std::mt19937_64 random(7);
+  for (std::size_t length = 0; length <= 40; ++length) {
+    for (int k = 0; k < 200; ++k) {
+      std::string docno(length, '\0');
+      for (char& c : docno) c = static_cast<char>(random() % 256);
+      CAPTURE(length);
+      CHECK(docno_hash(docno) == reference(docno));
+    }
+  }
+}
+
 TEST_CASE("a grouped run is handed over one query at a time") {
   QrelsReader qrels;
   qrels.feed("1 0 a 1\n2 0 b 1\n");
