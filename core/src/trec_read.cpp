@@ -595,10 +595,10 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   // every line may start a stretch, and the map's search compares ids a dozen times. Grouped
   // qrels never build the index.
   if (!query_index_.empty()) {
-    const auto known = query_index_.find(qid);
+    const auto known = query_index_.find(last_qid_);
     if (known != query_index_.end()) {
       last_query_new_ = false;
-      last_query_ = known->second;
+      last_query_ = indexed_queries_[known->second];
       return *last_query_;
     }
   }
@@ -607,12 +607,17 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   const std::size_t before = queries_.size();
   const auto it = queries_.try_emplace(queries_.end(), std::string(qid));
   const bool inserted = queries_.size() != before;
-  // A map's keys and elements stay where they are.
+  // A map's elements stay where they are. (Keyed by copies of the ids: that kind of table is in
+  // the core already, and the page's module does not grow by another.)
   if (!query_index_.empty()) {
-    query_index_.emplace(std::string_view(it->first), &it->second);
+    query_index_.emplace(it->first, indexed_queries_.size());
+    indexed_queries_.push_back(&it->second);
   } else if (!inserted) {
     query_index_.reserve(queries_.size() * 2);
-    for (auto& [id, query] : queries_) query_index_.emplace(std::string_view(id), &query);
+    for (auto& [id, query] : queries_) {
+      query_index_.emplace(id, indexed_queries_.size());
+      indexed_queries_.push_back(&query);
+    }
   }
   *created = inserted;
   last_query_new_ = inserted;
@@ -797,14 +802,16 @@ NDCG_COLD void RunReader::finish() {
   spans_.end(lines_.bytes_fed());
   close_current();
   if (buffer_all_) {
-    // In trec_eval's order, as a grouped run's queries come when it is sorted.
-    std::vector<const QueryRun*> order;
-    order.reserve(buffered_.size());
-    for (const auto& [qid, run] : buffered_) order.push_back(&run);
-    std::sort(order.begin(), order.end(),
-              [](const QueryRun* a, const QueryRun* b) { return a->qid < b->qid; });
-    for (const QueryRun* run : order) on_query_(*run);
+    // In trec_eval's order (byte order of the ids), as a sorted run's queries come.
+    std::vector<std::string_view> ids;
+    ids.reserve(buffered_.size());
+    for (const QueryRun& run : buffered_) ids.emplace_back(run.qid);
+    std::sort(ids.begin(), ids.end());
+    for (const std::string_view id : ids) {
+      on_query_(buffered_[buffered_index_.find(std::string(id))->second]);
+    }
     buffered_.clear();
+    buffered_index_.clear();
   }
   if (!any_line_ && errors_.empty()) {
     errors_.add(Source::run, 0, 0,
@@ -890,12 +897,13 @@ void RunReader::absorb(const RunPart& later) {
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
   if (buffer_all_) {
-    QueryRun& into = buffered_[current_.qid];
-    if (into.qid.empty()) {
-      into = std::move(current_);
+    const auto [at, added] = buffered_index_.try_emplace(current_.qid, buffered_.size());
+    if (added) {
+      buffered_.push_back(std::move(current_));
       current_ = QueryRun{};
       return;
     }
+    QueryRun& into = buffered_[at->second];
     for (QueryRun::Doc d : current_.docs) {
       const std::string_view docno = current_.docno(d);
       d.offset = static_cast<std::uint32_t>(into.docnos.size());

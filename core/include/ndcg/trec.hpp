@@ -243,7 +243,7 @@ class QrelsReader {
  public:
   explicit QrelsReader(std::size_t memory_limit = kQrelsMemoryLimit)
       : memory_limit_(memory_limit) {}
-  // Moved, never copied: query_index_ and last_query_ point into queries_.
+  // Moved, never copied: indexed_queries_ and last_query_ point into queries_.
   QrelsReader(const QrelsReader&) = delete;
   QrelsReader& operator=(const QrelsReader&) = delete;
   QrelsReader(QrelsReader&&) = default;
@@ -297,8 +297,9 @@ class QrelsReader {
   std::uint32_t blank_lines_ = 0;
   std::uint32_t first_blank_line_ = 0;
   std::map<std::string, QueryQrels> queries_;
-  // queries_ by id, once a query is met again (query_of)
-  std::unordered_map<std::string_view, QueryQrels*> query_index_;
+  // queries_ by id, once a query is met again (query_of): each id's place in indexed_queries_.
+  std::unordered_map<std::string, std::size_t> query_index_;
+  std::vector<QueryQrels*> indexed_queries_;
   std::string last_qid_;
   QueryQrels* last_query_ = nullptr;
   bool last_query_new_ = false;  // last_query_'s lines began with its stretch (see query_of)
@@ -455,7 +456,10 @@ class RunReader {
   LineSplitter lines_;
   SpanRecorder spans_;
   QueryRun current_;
-  std::unordered_map<std::string, QueryRun> buffered_;  // by query id, when buffer_all
+  // When buffer_all: every query, and where each id's is. (A table of that kind is in the core
+  // already; another would make the page's module larger.)
+  std::vector<QueryRun> buffered_;
+  std::unordered_map<std::string, std::size_t> buffered_index_;
   // The ids of the queries handed over, as 64-bit hashes in an open-addressed table: a query id
   // met again means the run is not grouped. A collision (about one in 10^10 for a million
   // queries) only costs a second, buffered reading, never a wrong value.
