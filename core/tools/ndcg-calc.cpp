@@ -148,6 +148,17 @@ class Input {
   std::string open(const std::string& path) {
     if (path == "-") {
       fd_ = STDIN_FILENO;
+      // Redirected from a regular file (ndcg-calc qrels - < run): read again from where the
+      // reading started, with no copy (copying a 174 MB run took longer than evaluating it).
+      struct stat info {};
+      if (::fstat(fd_, &info) == 0 && S_ISREG(info.st_mode)) {
+        const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+        if (at >= 0 && at <= info.st_size) {
+          start_ = at;
+          size_ = static_cast<std::uint64_t>(info.st_size - at);
+          return {};
+        }
+      }
       return spool_start();
     }
     struct stat info {};
@@ -180,10 +191,10 @@ class Input {
       if (spool_ != nullptr) {
         std::fflush(spool_);
         fd = ::fileno(spool_);
-        ::lseek(fd, 0, SEEK_SET);
+        ::lseek(fd, start_, SEEK_SET);
         spooling_ = false;
       } else {
-        ::lseek(fd, 0, SEEK_SET);
+        ::lseek(fd, start_, SEEK_SET);
       }
     }
     Reader reader(fd);
@@ -211,6 +222,7 @@ class Input {
   }
 
   int fd_ = -1;
+  off_t start_ = 0;  // where the file's reading starts (stdin may have been read from before)
   std::uint64_t size_ = 0;
   bool regular_ = false;
   std::FILE* spool_ = nullptr;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +94,38 @@ for (const cli of CLIS) {
     const r = ndcgCalc([...c.args, c.qrels, '-'], readFileSync(join(TREC, c.run)));
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, readFileSync(join(TREC, c.expected), 'utf8'));
+  });
+
+  test(`${cli.name}: a run on stdin redirected from a file is read from where its reading starts, grouped or not, gzipped or not`, () => {
+    // As `ndcg-calc qrels - < run`, and after a shell has read the file's first line: a run not
+    // grouped by query is read twice, the second time from that same place.
+    const c = manifest.cases[0];
+    const lines = readFileSync(join(TREC, c.run), 'utf8').split('\n').filter((l) => l !== '');
+    const apart = [...lines.filter((_, i) => i % 2 === 0), ...lines.filter((_, i) => i % 2 === 1)];
+    const tmp = mkdtempSync(join(tmpdir(), 'ndcg-calc-stdin-'));
+    for (const [name, run] of [['grouped', lines], ['apart', apart]]) {
+      const whole = join(tmp, `${name}.run`);
+      const rest = join(tmp, `${name}-rest.run`);
+      writeFileSync(whole, `${run.join('\n')}\n`);
+      writeFileSync(rest, `${run.slice(1).join('\n')}\n`);
+      writeFileSync(`${whole}.gz`, gzipSync(readFileSync(whole)));
+      const byPath = (path) => ndcgCalc([...c.args, c.qrels, path]);
+      const fromStdin = (path, skip) => {
+        const fd = openSync(path, 'r');
+        try {
+          if (skip > 0) readSync(fd, Buffer.alloc(skip), 0, skip, null);
+          return spawnSync(cli.command, [...cli.args, ...c.args, c.qrels, '-'], { cwd: TREC, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+        } finally {
+          closeSync(fd);
+        }
+      };
+      for (const [r, path] of [[fromStdin(whole, 0), whole], [fromStdin(`${whole}.gz`, 0), whole], [fromStdin(whole, run[0].length + 1), rest]]) {
+        const expected = byPath(path);
+        assert.equal(expected.status, 0, expected.stderr);
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.stdout, expected.stdout);
+      }
+    }
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
