@@ -191,7 +191,7 @@ class Input {
       if (spool_ != nullptr) {
         std::fflush(spool_);
         fd = ::fileno(spool_);
-        ::lseek(fd, start_, SEEK_SET);
+        ::lseek(fd, 0, SEEK_SET);  // the copy starts where the reading did
         spooling_ = false;
       } else {
         ::lseek(fd, start_, SEEK_SET);
