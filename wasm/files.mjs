@@ -102,15 +102,21 @@ function regularFile(path, open = null) {
     closeSync(fd);
     return gunzipIfNeeded(fileChunks(path));
   }
-  return gunzipIfNeeded((async function* stdinChunks() {
-    for (let at = start; ;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const read = readSync(fd, chunk, 0, CHUNK, at);
-      if (read === 0) return;
-      at += read;
+  return gunzipIfNeeded(readerChunks(fileReader(null, start, Infinity, fd), false));
+}
+
+/**
+ * A ChunkReader's bytes as chunks, each in a buffer of its own (a chunk may be held after the
+ * next is read, as inflating does); the reader closed at the end when `close`.
+ */
+async function* readerChunks(reader, close = true) {
+  try {
+    for (let chunk = Buffer.allocUnsafe(CHUNK), read; (read = reader.readInto(chunk)) > 0; chunk = Buffer.allocUnsafe(CHUNK)) {
       yield chunk.subarray(0, read);
     }
-  })());
+  } finally {
+    if (close) reader.close();
+  }
 }
 
 /** Removes the temporary copies of what could be read only once. */
@@ -226,17 +232,7 @@ export async function readWhole(path) {
   const open = await opener(path);
   const source = open();
   const parts = [];
-  if (typeof source.readInto === 'function') {
-    try {
-      for (let part = Buffer.allocUnsafe(CHUNK), read; (read = source.readInto(part)) > 0; part = Buffer.allocUnsafe(CHUNK)) {
-        parts.push(part.subarray(0, read));
-      }
-    } finally {
-      source.close();
-    }
-  } else {
-    for await (const chunk of source) parts.push(Buffer.from(chunk));
-  }
+  for await (const chunk of typeof source.readInto === 'function' ? readerChunks(source) : source) parts.push(Buffer.from(chunk));
   return Buffer.concat(parts).toString('utf8');
 }
 
