@@ -71,11 +71,13 @@ const evaluators = [
   ...(nativeCli ? [{ name: 'ndcg-calc (native)', command: nativeCli, args: [] }] : []),
 ];
 
-const rows = [];
-for (const queries of SIZES) {
-  const files = await generate(queries);
-  const megabytes = statSync(files.run).size / 1048576;
+/**
+ * Every evaluator on `files` (qrels, run), RUNS times each: a row per evaluator (its times, peaks
+ * and whether its output is trec_eval's), and trec_eval's times, for the ratios.
+ */
+function timeEvaluators(files, row) {
   const reference = {};
+  const rows = [];
   for (const e of evaluators) {
     const times = [];
     const peaks = [];
@@ -88,42 +90,37 @@ for (const queries of SIZES) {
       else if (reference.stdout !== undefined) same = (same ?? true) && r.stdout === reference.stdout;
     }
     if (e.name === 'trec_eval') reference.times = times;
-    rows.push({ queries, megabytes, name: e.name, times, peaks, same });
+    rows.push({ ...row, name: e.name, times, peaks, same });
   }
+  return { rows, referenceTimes: reference.times };
+}
+
+/** Each run's time against trec_eval's in the same position: the spread of the ratio. */
+function addRatios(rows, referenceTimes) {
+  for (const row of rows) row.ratio = referenceTimes ? row.times.map((t, i) => referenceTimes[i] / t) : null;
+}
+
+const rows = [];
+for (const queries of SIZES) {
+  const files = await generate(queries);
+  const megabytes = statSync(files.run).size / 1048576;
+  const { rows: timedRows, referenceTimes } = timeEvaluators(files, { queries, megabytes });
   const page = [];
   for (let i = 0; i < RUNS; i++) page.push(await pageRun(files));
-  rows.push({ queries, megabytes, name: 'page, TREC tab (Chromium, worker)', times: page.map((p) => p.seconds), peaks: [], same: null,
+  timedRows.push({ queries, megabytes, name: 'page, TREC tab (Chromium, worker)', times: page.map((p) => p.seconds), peaks: [], same: null,
     note: `slowest frame ${range(page.map((p) => p.worstFrameMs), 0)} ms; explaining one query ${range(page.map((p) => p.explainMs), 0)} ms (slowest frame ${range(page.map((p) => p.explainFrameMs), 0)} ms)` });
-  for (const row of rows.filter((r) => r.queries === queries)) {
-    // Each run's time against trec_eval's in the same position: the spread of the ratio.
-    row.ratio = reference.times ? row.times.map((t, i) => reference.times[i] / t) : null;
-  }
+  addRatios(timedRows, referenceTimes);
+  rows.push(...timedRows);
 }
 
 // The small run with its lines shuffled: every query is read again with all of it kept (the
 // first reading stops at the first query met again), and each query's documents are sorted.
 {
-  const { qrels } = await generate(SIZES[0]);
-  const run = await shuffled(SIZES[0]);
-  const megabytes = statSync(run).size / 1048576;
-  const reference = {};
-  const shuffledRows = [];
-  for (const e of evaluators) {
-    const times = [];
-    const peaks = [];
-    let same = null;
-    for (let i = 0; i < RUNS; i++) {
-      const r = timed(e.command, [...e.args, '-q', ...MEASURES, qrels, run]);
-      times.push(r.seconds);
-      if (r.peakMB !== null) peaks.push(r.peakMB);
-      if (e.name === 'trec_eval') reference.stdout = r.stdout;
-      else if (reference.stdout !== undefined) same = (same ?? true) && r.stdout === reference.stdout;
-    }
-    if (e.name === 'trec_eval') reference.times = times;
-    shuffledRows.push({ queries: SIZES[0], megabytes, name: e.name, times, peaks, same, shuffled: true });
-  }
-  for (const row of shuffledRows) row.ratio = reference.times ? row.times.map((t, i) => reference.times[i] / t) : null;
-  rows.push(...shuffledRows);
+  const files = { qrels: (await generate(SIZES[0])).qrels, run: await shuffled(SIZES[0]) };
+  const megabytes = statSync(files.run).size / 1048576;
+  const { rows: timedRows, referenceTimes } = timeEvaluators(files, { queries: SIZES[0], megabytes, shuffled: true });
+  addRatios(timedRows, referenceTimes);
+  rows.push(...timedRows);
 }
 
 console.log(`TREC evaluation, -q with ${MEASURES.filter((m) => m !== '-m').join(', ')}; ${RUNS} runs each, range of the runs (not the best)\n`);
