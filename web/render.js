@@ -1,7 +1,7 @@
 // Renders an explanation from the core: headline, formulas, step table, ideal table, warnings.
 // It formats numbers the core computed; it computes none.
 import {
-  el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged,
+  el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged, setText,
 } from './format.js';
 import { stepColumns } from './steps.js';
 import { fillNearFirst, patchRows, setHeader } from './table.js';
@@ -304,48 +304,73 @@ export function selectLine(textarea, line) {
   textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
 }
 
-const shownDiagnostics = new WeakMap();  // list -> the diagnostics it shows, as one string
+// list -> what it shows: the diagnostics as one string, their items by what each says, and the
+// fold of the rest.
+const shownDiagnostics = new WeakMap();
 
 // Past this many, the rest of a list's errors and notes are folded under one line that opens
 // them: twenty notes of repeated documents would push the results a screen down, and every
 // note added would move them again.
 const DIAGNOSTICS_SHOWN = 3;
 
+/** Makes `parent`'s children exactly `nodes`, in order, moving only those out of place. */
+function placeChildren(parent, nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const at = parent.childNodes[i] ?? null;
+    if (at !== nodes[i]) parent.insertBefore(nodes[i], at);
+  }
+  while (parent.childNodes.length > nodes.length) parent.lastChild.remove();
+}
+
 /**
  * Errors and notes as list items, each line number a button that selects the line
  * (`onSelect`): the first DIAGNOSTICS_SHOWN, then the others folded in a <details> that stays
- * open across edits once opened.
+ * open across edits once opened. An item stays in the document while its diagnostic is given,
+ * and the fold stays while there is one: an edit that adds a repeated document's note inserts
+ * one item and counts it, where rebuilding the list and its <details> took 2-3 ms of style.
  */
 export function renderDiagnostics(list, diagnostics, onSelect) {
   // Compared as data first: the notes of a long list (701 documents without a judgment, …) are
   // the same from one keystroke to the next, and building their elements took 0.4 ms.
-  const key = `${Boolean(onSelect)}\u0001${diagnostics.map((d) => `${d.kind}\u0000${d.line}\u0000${d.column}\u0000${d.message}`).join('\u0001')}`;
+  const keys = diagnostics.map((d) => `${d.kind}\u0000${d.line}\u0000${d.column}\u0000${d.message}`);
+  const selectable = Boolean(onSelect);
+  const key = `${selectable}\u0001${keys.join('\u0001')}`;
   // Shown as they are up to one more than DIAGNOSTICS_SHOWN, else that many and the fold.
-  const children = Math.min(diagnostics.length, DIAGNOSTICS_SHOWN + 1);
-  if (shownDiagnostics.get(list) === key && list.childNodes.length === children) return;
-  shownDiagnostics.set(list, key);
-  const shown = diagnostics.map((d) => {
-    const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
-    const item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
-    if (d.line > 0 && onSelect) {
-      const button = el('button', { type: 'button', className: 'link' }, where.slice(0, -2));
-      button.addEventListener('click', () => onSelect(d));
-      item.append(button, ': ', d.message);
-    } else {
-      item.append(where, d.message);
+  const folded = diagnostics.length > DIAGNOSTICS_SHOWN + 1;
+  const children = folded ? DIAGNOSTICS_SHOWN + 1 : diagnostics.length;
+  const before = shownDiagnostics.get(list);
+  if (before?.key === key && list.childNodes.length === children) return;
+  const kept = before?.selectable === selectable ? before.items : new Map();
+  const items = new Map();
+  const itemOf = (d, i) => {
+    let item = kept.get(keys[i]);
+    // A diagnostic given twice word for word gets an item of its own.
+    if (item === undefined || items.has(keys[i])) {
+      const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
+      item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
+      if (d.line > 0 && onSelect) {
+        const button = el('button', { type: 'button', className: 'link' }, where.slice(0, -2));
+        button.addEventListener('click', () => onSelect(d));
+        item.append(button, ': ', d.message);
+      } else {
+        item.append(where, d.message);
+      }
     }
+    items.set(keys[i], item);
     return item;
-  });
-  if (shown.length === children) {
-    replaceIfChanged(list, ...shown);
-    return;
+  };
+  const shown = (folded ? diagnostics.slice(0, DIAGNOSTICS_SHOWN) : diagnostics).map(itemOf);
+  let more = null;
+  if (folded) {
+    more = before?.more ?? el('li', { className: 'more' }, el('details', {}, el('summary'), el('ul', { className: 'diagnostics' })));
+    const rest = diagnostics.slice(DIAGNOSTICS_SHOWN);
+    const errors = rest.filter((d) => d.kind === 'error').length;
+    const what = errors === rest.length ? 'errors' : errors === 0 ? 'notes' : 'errors and notes';
+    const [summary, inner] = more.firstChild.children;
+    setText(summary, `${rest.length} more ${what}`);
+    placeChildren(inner, rest.map((d, i) => itemOf(d, DIAGNOSTICS_SHOWN + i)));
+    shown.push(more);
   }
-  const rest = diagnostics.slice(DIAGNOSTICS_SHOWN);
-  const errors = rest.filter((d) => d.kind === 'error').length;
-  const what = errors === rest.length ? 'errors' : errors === 0 ? 'notes' : 'errors and notes';
-  const open = list.querySelector(':scope > li.more > details')?.open ?? false;
-  const more = el('li', { className: 'more' }, el('details', { open },
-    el('summary', {}, `${rest.length} more ${what}`),
-    el('ul', { className: 'diagnostics' }, ...shown.slice(DIAGNOSTICS_SHOWN))));
-  replaceIfChanged(list, ...shown.slice(0, DIAGNOSTICS_SHOWN), more);
+  placeChildren(list, shown);
+  shownDiagnostics.set(list, { key, selectable, items, more });
 }
