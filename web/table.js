@@ -27,10 +27,11 @@ export function writeText(cell, text) {
 const FORGOTTEN = Object.freeze({});
 
 class PatchedRow {
-  constructor(tr, cells, slots, count) {
+  constructor(tr, cells, slots, count, limits) {
     this.tr = tr;
     this.cells = cells;  // field -> cell
     this.lengths = new Array(count).fill(0);  // characters each slot shows (for fitColumns)
+    this.limits = limits;  // the table's: the lengths its columns were fitted to, and whether one grew past
     this.keys = Object.create(null);  // field -> what it last showed
     this.flags = Object.create(null);  // class name -> whether the row has it
     this.slot = slots;  // field -> its index among the row's slots
@@ -57,6 +58,13 @@ class PatchedRow {
     return false;
   }
 
+  /** Notes that slot `slot` shows `length` characters, and whether its column must widen. */
+  setLength(slot, length) {
+    this.lengths[slot] = length;
+    const fitted = this.limits.lengths;
+    if (fitted !== null && length > fitted[slot]) this.limits.grew = true;
+  }
+
   /** Forgets what the slot was shown from: the next same() for it is false. */
   forget(field) {
     this.inputs[this.slot[field] * 4] = FORGOTTEN;
@@ -66,7 +74,7 @@ class PatchedRow {
   text(field, text) {
     if (this.keys[field] === text) return;
     this.keys[field] = text;
-    this.lengths[this.slot[field]] = text.length;
+    this.setLength(this.slot[field], text.length);
     writeText(this.cells[field], text);
   }
 
@@ -77,7 +85,7 @@ class PatchedRow {
     const content = build(cell);
     if (content === null || content === undefined) cell.replaceChildren();
     else cell.replaceChildren(content);
-    this.lengths[this.slot[field]] = cell.textContent.length;
+    this.setLength(this.slot[field], cell.textContent.length);
   }
 
   /** A number as shown, and, when it is shown rounded another way, the exact one beside it. */
@@ -88,13 +96,13 @@ class PatchedRow {
     const cell = this.cells[field];
     cell.classList.toggle('changed', exact !== null);
     if (exact === null) {
-      this.lengths[this.slot[field]] = text.length;
+      this.setLength(this.slot[field], text.length);
       writeText(cell, text);
       return;
     }
     // The exact value stands on a line of its own (.exact is a block): the longer line counts.
     const note = `exact ${exact}`;
-    this.lengths[this.slot[field]] = Math.max(text.length, note.length);
+    this.setLength(this.slot[field], Math.max(text.length, note.length));
     cell.replaceChildren(text, el('span', { className: 'exact' }, note));
   }
 
@@ -152,6 +160,9 @@ export function patchRows(table, count, columns) {
       rows: [],
       slots: Object.fromEntries(columns.map(({ field }, i) => [field, i])),
       fitted: null,  // what fitColumns last measured
+      // The lengths it fitted the columns to, shared with the rows, which say when one grows
+      // past them: an edit that widens no column costs no look at a thousand rows.
+      limits: { lengths: null, grew: false },
       sizer: state?.sizer ?? null,  // its hidden copy of the titles and the longest cells
       waiting: null,  // its wait for a hidden table to be shown
       blocks: null,  // its <tbody>s when the rows were last patched
@@ -174,7 +185,7 @@ export function patchRows(table, count, columns) {
     const tr = document.createElement('tr');
     tr.append(...list);
     block(table, Math.floor(rows.length / BLOCK_ROWS)).append(tr);
-    rows.push(new PatchedRow(tr, cells, state.slots, columns.length));
+    rows.push(new PatchedRow(tr, cells, state.slots, columns.length, state.limits));
   }
   state.blocks = [...table.tBodies];
   return rows;
@@ -284,6 +295,12 @@ function widestRows(rows, n) {
   return widest;
 }
 
+function unfit(state) {
+  state.fitted = null;
+  state.limits.lengths = null;
+  state.limits.grew = false;
+}
+
 /**
  * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as
  * blocks of grid rows (see the top of this file), after its rows are patched. Each column is as
@@ -297,14 +314,19 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
   const rows = state?.rows ?? [];
   if (expected <= LONG_ROWS || rows.length === 0 || !table.tHead) {
     table.classList.remove('long');
-    if (state) state.fitted = null;
+    if (state) unfit(state);
     return;
   }
   const n = rows[0].lengths.length;
-  const widest = widestRows(rows, n);
   const titles = table.tHead.dataset.key;
   const fitted = state.fitted?.titles === titles ? state.fitted : null;
-  if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) return;
+  if (fitted && !state.limits.grew) return;
+  const widest = widestRows(rows, n);
+  // A length that grew past its column's may have gone again (a row removed, a value shortened).
+  if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) {
+    state.limits.grew = false;
+    return;
+  }
   if (!state.sizer) {
     // Clipped to nothing, so that it neither shows nor widens the page.
     state.sizer = el('div', { className: 'column-sizer', 'aria-hidden': 'true' }, el('table'));
@@ -325,7 +347,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     // Not shown (a hidden tab or section): measured once it is, in the frame that shows it,
     // before it is painted. It stays in blocks meanwhile: as a table, that frame would first lay
     // out every row (500 rows of the TREC tab's first page: 120 ms of style and layout).
-    state.fitted = null;
+    unfit(state);
     state.waiting ??= new ResizeObserver(() => {
       if (table.getBoundingClientRect().width === 0) return;
       state.waiting.disconnect();
@@ -341,6 +363,8 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     widths,
     lengths: widest.map((i, c) => Math.max(rows[i].lengths[c], fitted?.lengths[c] ?? 0)),
   };
+  state.limits.lengths = state.fitted.lengths;
+  state.limits.grew = false;
   const total = widths.reduce((a, b) => a + b, 0);
   table.style.setProperty('--columns', widths.map((w) => `minmax(${w.toFixed(2)}px, ${w.toFixed(2)}fr)`).join(' '));
   table.style.setProperty('--columns-width', `${Math.ceil(total)}px`);

@@ -430,6 +430,19 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
     box.dispatchEvent(new Event('input', { bubbles: true }));
   });
   await expect(page.locator('#steps tbody tr').nth(900).locator('[data-field=doc]')).toContainText('repeat');
+  // A longer document id widens its column, in every row and the titles alike.
+  await page.locator('#ranking').evaluate((box) => {
+    box.value = box.value.replace('doc-950\n', 'doc-950-renamed-to-something-much-longer\n');
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await expect(page.locator('#steps tbody tr').nth(950).locator('[data-field=doc]')).toContainText('doc-950-renamed-to-something-much-longer');
+  const widened = await columns('#steps thead tr');
+  expect(widened[1].width).toBeGreaterThan(titles[1].width);
+  for (const rank of [1, 901, 951]) {
+    const cells = await columns(`#steps tbody tr >> nth=${rank - 1}`);
+    expect(cells.map(({ left, width }) => ({ left, width }))).toEqual(widened.map(({ left, width }) => ({ left, width })));
+    expect(cells.filter((c) => c.overflows)).toEqual([]);
+  }
   await page.emulateMedia({ media: 'print' });
   expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
   await page.emulateMedia({ media: 'screen' });
