@@ -12,9 +12,13 @@ async function inflate(base64Gzip) {
   return new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip')));
 }
 
-/** The wasm binary from its packed text. */
-export async function inflateWasm(base64Gzip) {
-  return new Uint8Array(await (await inflate(base64Gzip)).arrayBuffer());
+/**
+ * The wasm module compiled from its packed text as it is inflated: the browser compiles each
+ * part of the binary as it comes out of the decompressor, not once the whole is out.
+ */
+export async function compileWasm(base64Gzip) {
+  const inflated = await inflate(base64Gzip);
+  return WebAssembly.compileStreaming(new Response(inflated.body, { headers: { 'Content-Type': 'application/wasm' } }));
 }
 
 /**
@@ -26,14 +30,23 @@ export async function moduleUrl(base64Gzip) {
 }
 
 /**
- * The calculator from promises of the core module's URL and of its binary: the module is
- * imported while the binary is still being inflated.
+ * The calculator from promises of the core module's URL and of its compiled wasm (compileWasm):
+ * the module is imported while the binary is still being inflated and compiled.
  */
-export async function loadCalculator(url, binary) {
-  const [{ default: createNdcgCore }, wasmBinary] = await Promise.all([url.then((u) => import(/* @vite-ignore */ u)), binary]);
-  // The binary is handed over, so the module neither locates nor fetches a file (a blob: URL is
-  // no base for one). A failed core (out of memory, a trap) is replaced by a fresh instance; see
-  // wasm/api.mjs.
-  const instantiate = () => createNdcgCore({ printErr: () => {}, wasmBinary, locateFile: (name) => name });
+export async function loadCalculator(url, compiled) {
+  const [{ default: createNdcgCore }, wasmModule] = await Promise.all([url.then((u) => import(/* @vite-ignore */ u)), compiled]);
+  // The compiled module is handed over, so the Emscripten module neither locates nor fetches a
+  // file (a blob: URL is no base for one). A failed core (out of memory, a trap) is replaced by a
+  // fresh instance of it; see wasm/api.mjs. The Emscripten module waits for its instance forever
+  // if it is never handed one: a failure to make it rejects here instead.
+  const instantiate = () => {
+    let failed;
+    const failure = new Promise((resolve, reject) => { failed = reject; });
+    const instantiateWasm = (imports, done) => {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), failed);
+      return {};
+    };
+    return Promise.race([createNdcgCore({ printErr: () => {}, instantiateWasm, locateFile: (name) => name }), failure]);
+  };
   return makeCalculator(await instantiate(), { restart: instantiate });
 }

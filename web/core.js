@@ -5,8 +5,8 @@
 // its own blob: URL.
 import coreSource from 'virtual:ndcg-core-source';
 import coreWasm from 'virtual:ndcg-core-wasm';
-import { inflateWasm, loadCalculator as loadFrom, moduleUrl } from './core-loader.js';
+import { compileWasm, loadCalculator as loadFrom, moduleUrl } from './core-loader.js';
 
 export { coreSource, coreWasm };
 
-export const loadCalculator = () => loadFrom(moduleUrl(coreSource), inflateWasm(coreWasm));
+export const loadCalculator = () => loadFrom(moduleUrl(coreSource), compileWasm(coreWasm));
