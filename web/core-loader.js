@@ -4,12 +4,22 @@ import { makeCalculator } from '../wasm/api.mjs';
 
 /** Bytes from their gzip-compressed base64 text, inflated by the browser. */
 async function inflate(base64Gzip) {
+  return new Response(new Blob([bytesOfBase64(base64Gzip)]).stream().pipeThrough(new DecompressionStream('gzip')));
+}
+
+/**
+ * Bytes from base64 text: by the browser's own decoder where it has one (Chrome 140, Firefox
+ * 133, Safari 18.2), which took 0.3-0.5 ms for 300 KB where the loop below, run once and so
+ * never optimised, took 4-14 ms on the page's critical path.
+ */
+export function bytesOfBase64(text) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(text);
   // A plain loop over atob's output: Uint8Array.from with a mapping function takes ten times as
-  // long on the page's critical path.
-  const text = atob(base64Gzip);
-  const packed = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
-  return new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip')));
+  // long.
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /**
