@@ -9,7 +9,8 @@ import { viteSingleFile } from 'vite-plugin-singlefile';
 // no other inline script, event-handler attribute or javascript: URL can run.
 const CSP = [
   "default-src 'none'",
-  // blob: for the core module, which the page and its worker import from one blob: URL.
+  // blob: for the TREC worker's script and the core's module in it; the page runs the core's
+  // script inline, allowed by its hash as the page's own scripts are.
   "script-src SCRIPT_HASHES 'wasm-unsafe-eval' blob:",
   'worker-src blob: data:',
   "style-src 'unsafe-inline'",
@@ -23,13 +24,16 @@ const CSP = [
 // The core, gzip-compressed and base64-encoded, as two virtual modules the page inflates with
 // DecompressionStream (web/core-loader.js): 'virtual:ndcg-core-wasm' for the wasm binary (176 KB
 // of gzip carry its 418 KB; as plain base64 it would take 558 KB of the one-file page) and
-// 'virtual:ndcg-core-source' for the text of its Emscripten module (13 KB of gzip for 52 KB).
-// The gzip is Zopfli's (@gfx/zopfli, Google's compressor built to wasm): any gzip reader inflates
-// it, and it is 5 % smaller than zlib's best level, 12 KB of the page, for 2 s of build.
+// 'virtual:ndcg-core-source' for the text of its Emscripten module as a classic script (13 KB of
+// gzip for 52 KB; see coreScript). The gzip is Zopfli's (@gfx/zopfli, Google's compressor built
+// to wasm): any gzip reader inflates it, and it is 5 % smaller than zlib's best level, 12 KB of
+// the page, for 2 s of build.
 const PACKED = {
   'virtual:ndcg-core-wasm': './wasm/dist/ndcg-core.web.wasm',
   'virtual:ndcg-core-source': './wasm/dist/ndcg-core.web.mjs',
 };
+// The policy's hash of the core's script, once it is made (hashScripts).
+let coreScriptHash = null;
 const corePacked = {
   name: 'ndcg-core-packed',
   resolveId: (id) => (id in PACKED ? `\0${id}` : null),
@@ -38,10 +42,35 @@ const corePacked = {
     if (path === undefined) return null;
     const file = new URL(path, import.meta.url);
     this.addWatchFile(file.pathname);
-    const packed = Buffer.from(await gzipAsync(readFileSync(file), { numiterations: 15 })).toString('base64');
+    let bytes = readFileSync(file);
+    if (id === '\0virtual:ndcg-core-source') {
+      const script = coreScript(bytes.toString('utf8'), (message) => this.error(message));
+      coreScriptHash = `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+      bytes = Buffer.from(script, 'utf8');
+    }
+    const packed = Buffer.from(await gzipAsync(bytes, { numiterations: 15 })).toString('base64');
     return `export default ${JSON.stringify(packed)};`;
   },
 };
+
+/**
+ * The Emscripten module (an ES module: `export default createNdcgCore`) as a classic script that
+ * leaves its factory in `self.ndcgCoreFactory`. The page runs it as an inline script, which runs
+ * at once: imported from a blob: URL, the module waited on a round trip to the browser's own
+ * process, 6-97 ms on the way to the first result. The TREC worker, a module, imports it from a
+ * blob: URL with an export added (web/core-loader.js). Its two uses of `import.meta.url` (where
+ * the wasm file would be fetched from) are never reached: the page hands over the compiled wasm,
+ * and a file name with it.
+ */
+function coreScript(module, fail) {
+  const exported = 'export default createNdcgCore;';
+  const uses = module.split('import.meta.url').length - 1;
+  if (!module.trimEnd().endsWith(exported) || module.split(exported).length !== 2 || uses !== 2) {
+    fail(`wasm/dist/ndcg-core.web.mjs is not the Emscripten module coreScript expects (${uses} uses of import.meta.url)`);
+  }
+  const body = module.trimEnd().slice(0, -exported.length).replaceAll('import.meta.url', 'undefined');
+  return `self.ndcgCoreFactory = (() => {\n${body}\nreturn createNdcgCore;\n})();\n`;
+}
 
 // The TREC worker (web/trec-worker.js), bundled on its own and carried the same way, as
 // 'virtual:trec-worker-packed': the page inflates it once and starts every worker from one blob:
@@ -111,6 +140,8 @@ function hashScripts(_, bundle) {
   if (hashes.length === 0 || hashes.includes(EMPTY_HASH) || !html.includes('<meta charset="utf-8">')) {
     this.error('the Content-Security-Policy has no script hashes to fill in');
   }
+  if (coreScriptHash === null) this.error('the core\'s script was not made, so its hash is missing');
+  hashes.push(coreScriptHash);
   // The built file may not reach the network at all: the browser enforces it.
   const policy = CSP.replace('SCRIPT_HASHES', hashes.join(' '));
   page.source = html.replace('<meta charset="utf-8">',

@@ -32,23 +32,47 @@ export async function compileWasm(base64Gzip) {
 }
 
 /**
- * A blob: URL for the core module from its packed source text, importable by the context that
- * made it (a worker makes its own: from a file:// page it may not import the page's).
+ * A blob: URL for a script from its packed text (and `append`, text after it), importable by the
+ * context that made it (a worker makes its own: from a file:// page it may not import the page's).
  */
-export async function moduleUrl(base64Gzip) {
-  return URL.createObjectURL(new Blob([await (await inflate(base64Gzip)).arrayBuffer()], { type: 'text/javascript' }));
+export async function moduleUrl(base64Gzip, append = '') {
+  return URL.createObjectURL(new Blob([await (await inflate(base64Gzip)).arrayBuffer(), append], { type: 'text/javascript' }));
 }
 
 /**
- * The calculator from promises of the core module's URL and of its compiled wasm (compileWasm):
- * the module is imported while the binary is still being inflated and compiled.
+ * The core module's factory from its packed script (vite.config.mjs, coreScript), run as an
+ * inline script, at once: imported from a blob: URL it waited on a round trip to the browser's
+ * own process. The page's policy allows the script by its hash.
  */
-export async function loadCalculator(url, compiled) {
-  const [{ default: createNdcgCore }, wasmModule] = await Promise.all([url.then((u) => import(/* @vite-ignore */ u)), compiled]);
+export async function runCoreScript(base64Gzip) {
+  const script = document.createElement('script');
+  script.textContent = await (await inflate(base64Gzip)).text();
+  document.head.append(script);
+  script.remove();
+  const factory = self.ndcgCoreFactory;
+  delete self.ndcgCoreFactory;
+  if (typeof factory !== 'function') throw new Error('its script did not run (the page\'s policy may have blocked it)');
+  return factory;
+}
+
+/** The same factory in a worker, which has no document: imported, from a blob: URL. */
+export async function importCoreScript(base64Gzip) {
+  const url = await moduleUrl(base64Gzip, '\nconst factory = self.ndcgCoreFactory;\ndelete self.ndcgCoreFactory;\nexport default factory;\n');
+  return (await import(/* @vite-ignore */ url)).default;
+}
+
+/**
+ * The calculator from promises of the core module's factory (runCoreScript, importCoreScript)
+ * and of its compiled wasm (compileWasm): the script runs while the binary is still being
+ * inflated and compiled.
+ */
+export async function loadCalculator(factory, compiled) {
+  const [createNdcgCore, wasmModule] = await Promise.all([factory, compiled]);
   // The compiled module is handed over, so the Emscripten module neither locates nor fetches a
-  // file (a blob: URL is no base for one). A failed core (out of memory, a trap) is replaced by a
-  // fresh instance of it; see wasm/api.mjs. The Emscripten module waits for its instance forever
-  // if it is never handed one: a failure to make it rejects here instead.
+  // file (neither a blob: URL nor an inline script is a base for one). A failed core (out of
+  // memory, a trap) is replaced by a fresh instance of it; see wasm/api.mjs. The Emscripten
+  // module waits for its instance forever if it is never handed one: a failure to make it
+  // rejects here instead.
   const instantiate = () => {
     let failed;
     const failure = new Promise((resolve, reject) => { failed = reject; });

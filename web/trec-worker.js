@@ -1,6 +1,6 @@
 // Evaluates a qrels/run pair off the page's thread, so a 200 MB run never freezes the page. The
 // page sends the source text of the core module it loads itself (one copy of the wasm in the file).
-import { compileWasm, loadCalculator, moduleUrl } from './core-loader.js';
+import { compileWasm, importCoreScript, loadCalculator } from './core-loader.js';
 
 let calculator = null;
 
@@ -73,7 +73,7 @@ self.onmessage = async ({ data }) => {
   if (work === undefined) return;
   paced = data.paced === true;
   try {
-    calculator ??= await loadCalculator(moduleUrl(data.coreSource), compileWasm(data.coreWasm));
+    calculator ??= await loadCalculator(importCoreScript(data.coreSource), compileWasm(data.coreWasm));
     const result = await work(data);
     self.postMessage({ type: 'done', result });
   } catch (error) {
