@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { bytesOfBase64 } from '../../web/core-loader.js';
+import { bytesOfBase64, loadCalculator } from '../../web/core-loader.js';
 
 test('base64 text decodes to its bytes, every byte value and every length of padding', () => {
   assert.equal(typeof Uint8Array.fromBase64, 'undefined', 'this test is for the fallback path');
@@ -14,4 +14,39 @@ test('base64 text decodes to its bytes, every byte value and every length of pad
     const text = Buffer.from(bytes).toString('base64');
     assert.deepEqual(bytesOfBase64(text), bytes, `${length} bytes`);
   }
+});
+
+// The Emscripten module's side of instantiation, as the page's module does it: it asks
+// `instantiateWasm` for an instance and resolves once it is handed one.
+const fakeFactory = (made) => ({ instantiateWasm }) => new Promise((resolve) => {
+  instantiateWasm({ env: {} }, (instance, module) => {
+    made.push({ instance, module });
+    resolve({ explain() { throw new WebAssembly.RuntimeError('unreachable'); } });
+  });
+});
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+// Imports a function env.f, which the Emscripten side above never provides.
+const NEEDS_IMPORT = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x02, 0x09, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x01, 0x66, 0x00, 0x00]);
+
+test('the core is instantiated from the compiled module, and again after it fails', async () => {
+  const made = [];
+  const compiled = WebAssembly.compile(EMPTY_MODULE);
+  const calc = await loadCalculator(Promise.resolve(fakeFactory(made)), compiled);
+  assert.equal(made.length, 1);
+  assert.ok(made[0].instance instanceof WebAssembly.Instance);
+  assert.equal(made[0].module, await compiled);
+  const failed = calc.explain({ ranking: 'd1 1' });
+  assert.equal(failed.ok, false);
+  assert.match(failed.errors[0].message, /restarted/);
+  // The fresh instance comes from the same compiled module.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(made.length, 2);
+  assert.equal(made[1].module, await compiled);
+  assert.notEqual(made[1].instance, made[0].instance);
+});
+
+test('a core that cannot be instantiated is an error, not a wait forever', { timeout: 5000 }, async () => {
+  await assert.rejects(loadCalculator(Promise.resolve(fakeFactory([])), WebAssembly.compile(NEEDS_IMPORT)),
+    WebAssembly.LinkError);
 });
