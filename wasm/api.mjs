@@ -396,6 +396,23 @@ function coreFailure(error, source, restarted, where = '') {
 }
 
 /**
+ * An instance of the Emscripten module made by `factory` from `compiled`, a WebAssembly.Module
+ * already compiled (by this thread or another), with `settings` for the module (its failures
+ * reach the caller as values, so it prints none of its own). The module waits for its instance
+ * forever if it is never handed one: a failure to make it (out of memory, say) rejects here
+ * instead.
+ */
+export function instantiateCompiled(factory, compiled, settings = {}) {
+  let failed;
+  const failure = new Promise((resolve, reject) => { failed = reject; });
+  const instantiateWasm = (imports, done) => {
+    WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled), failed);
+    return {};
+  };
+  return Promise.race([factory({ printErr: () => {}, ...settings, instantiateWasm }), failure]);
+}
+
+/**
  * Wraps an instantiated embind module (see index.mjs / index.browser.mjs). `restart` returns a
  * promise of a fresh instance: after the core fails (a wasm trap or abort leaves an instance
  * unusable) the calculator replaces it, and the failing call returns an error value.

@@ -1,6 +1,6 @@
 // Entry point for Node and for browsers loading this file directly. Bundlers that honour the
 // "browser" export condition use index.browser.mjs instead, which never mentions Node.
-import { CalculatorUsageError, makeCalculator } from './api.mjs';
+import { CalculatorUsageError, instantiateCompiled, makeCalculator } from './api.mjs';
 import { splitMethods } from './split.mjs';
 
 export { CalculatorUsageError, optionsToText, rowsOfColumns } from './api.mjs';
@@ -45,15 +45,7 @@ async function instantiate() {
   const factory = await factoryPromise;
   const module = await compiledCore();
   if (!module) return factory({ printErr: () => {} });
-  // The module waits for its instance forever if it is never handed one: a failure to make it
-  // (out of memory, say) rejects here instead.
-  let failed;
-  const failure = new Promise((resolve, reject) => { failed = reject; });
-  const instantiateWasm = (imports, done) => {
-    WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), failed);
-    return {};
-  };
-  return Promise.race([factory({ printErr: () => {}, instantiateWasm }), failure]);
+  return instantiateCompiled(factory, module);
 }
 
 /** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */

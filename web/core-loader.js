@@ -1,6 +1,6 @@
 // Instantiates the core from a module URL and its wasm binary (gzip, base64-encoded); shared by
 // the page and its worker, which must not bundle the module itself (see core.js).
-import { makeCalculator } from '../wasm/api.mjs';
+import { instantiateCompiled, makeCalculator } from '../wasm/api.mjs';
 
 /** Bytes from their gzip-compressed base64 text, inflated by the browser. */
 async function inflate(base64Gzip) {
@@ -70,17 +70,7 @@ export async function loadCalculator(factory, compiled) {
   const [createNdcgCore, wasmModule] = await Promise.all([factory, compiled]);
   // The compiled module is handed over, so the Emscripten module neither locates nor fetches a
   // file (neither a blob: URL nor an inline script is a base for one). A failed core (out of
-  // memory, a trap) is replaced by a fresh instance of it; see wasm/api.mjs. The Emscripten
-  // module waits for its instance forever if it is never handed one: a failure to make it
-  // rejects here instead.
-  const instantiate = () => {
-    let failed;
-    const failure = new Promise((resolve, reject) => { failed = reject; });
-    const instantiateWasm = (imports, done) => {
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule), failed);
-      return {};
-    };
-    return Promise.race([createNdcgCore({ printErr: () => {}, instantiateWasm, locateFile: (name) => name }), failure]);
-  };
+  // memory, a trap) is replaced by a fresh instance of it; see wasm/api.mjs.
+  const instantiate = () => instantiateCompiled(createNdcgCore, wasmModule, { locateFile: (name) => name });
   return makeCalculator(await instantiate(), { restart: instantiate });
 }
