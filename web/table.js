@@ -27,11 +27,11 @@ export function writeText(cell, text) {
 const FORGOTTEN = Object.freeze({});
 
 class PatchedRow {
-  constructor(tr, cells, slots, count, limits) {
+  constructor(tr, cells, slots, count, table) {
     this.tr = tr;
     this.cells = cells;  // field -> cell
     this.lengths = new Array(count).fill(0);  // characters each slot shows (for fitColumns)
-    this.limits = limits;  // the table's: the lengths its columns were fitted to, and whether one grew past
+    this.table = table;  // its table's state (patchRows): the lengths its columns were fitted to
     this.keys = Object.create(null);  // field -> what it last showed
     this.flags = Object.create(null);  // class name -> whether the row has it
     this.slot = slots;  // field -> its index among the row's slots
@@ -61,8 +61,8 @@ class PatchedRow {
   /** Notes that slot `slot` shows `length` characters, and whether its column must widen. */
   setLength(slot, length) {
     this.lengths[slot] = length;
-    const fitted = this.limits.lengths;
-    if (fitted !== null && length > fitted[slot]) this.limits.grew = true;
+    const { fitted } = this.table;
+    if (fitted !== null && length > fitted.lengths[slot]) this.table.grew = true;
   }
 
   /** Forgets what the slot was shown from: the next same() for it is false. */
@@ -160,9 +160,9 @@ export function patchRows(table, count, columns) {
       rows: [],
       slots: Object.fromEntries(columns.map(({ field }, i) => [field, i])),
       fitted: null,  // what fitColumns last measured
-      // The lengths it fitted the columns to, shared with the rows, which say when one grows
-      // past them: an edit that widens no column costs no look at a thousand rows.
-      limits: { lengths: null, grew: false },
+      // Whether a row's cell grew past the length its column was fitted to (PatchedRow.setLength):
+      // an edit that widens no column costs no look at a thousand rows.
+      grew: false,
       sizer: state?.sizer ?? null,  // its hidden copy of the titles and the longest cells
       waiting: null,  // its wait for a hidden table to be shown
       blocks: null,  // its <tbody>s when the rows were last patched
@@ -185,7 +185,7 @@ export function patchRows(table, count, columns) {
     const tr = document.createElement('tr');
     tr.append(...list);
     block(table, Math.floor(rows.length / BLOCK_ROWS)).append(tr);
-    rows.push(new PatchedRow(tr, cells, state.slots, columns.length, state.limits));
+    rows.push(new PatchedRow(tr, cells, state.slots, columns.length, state));
   }
   state.blocks = [...table.tBodies];
   return rows;
@@ -295,12 +295,6 @@ function widestRows(rows, n) {
   return widest;
 }
 
-function unfit(state) {
-  state.fitted = null;
-  state.limits.lengths = null;
-  state.limits.grew = false;
-}
-
 /**
  * Lays a table of more than LONG_ROWS rows (`expected`, when more are still to come) out as
  * blocks of grid rows (see the top of this file), after its rows are patched. Each column is as
@@ -314,17 +308,17 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
   const rows = state?.rows ?? [];
   if (expected <= LONG_ROWS || rows.length === 0 || !table.tHead) {
     table.classList.remove('long');
-    if (state) unfit(state);
+    if (state) state.fitted = null;
     return;
   }
   const n = rows[0].lengths.length;
   const titles = table.tHead.dataset.key;
   const fitted = state.fitted?.titles === titles ? state.fitted : null;
-  if (fitted && !state.limits.grew) return;
+  if (fitted && !state.grew) return;
   const widest = widestRows(rows, n);
   // A length that grew past its column's may have gone again (a row removed, a value shortened).
   if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) {
-    state.limits.grew = false;
+    state.grew = false;
     return;
   }
   if (!state.sizer) {
@@ -347,7 +341,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     // Not shown (a hidden tab or section): measured once it is, in the frame that shows it,
     // before it is painted. It stays in blocks meanwhile: as a table, that frame would first lay
     // out every row (500 rows of the TREC tab's first page: 120 ms of style and layout).
-    unfit(state);
+    state.fitted = null;
     state.waiting ??= new ResizeObserver(() => {
       if (table.getBoundingClientRect().width === 0) return;
       state.waiting.disconnect();
@@ -363,8 +357,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     widths,
     lengths: widest.map((i, c) => Math.max(rows[i].lengths[c], fitted?.lengths[c] ?? 0)),
   };
-  state.limits.lengths = state.fitted.lengths;
-  state.limits.grew = false;
+  state.grew = false;
   const total = widths.reduce((a, b) => a + b, 0);
   table.style.setProperty('--columns', widths.map((w) => `minmax(${w.toFixed(2)}px, ${w.toFixed(2)}fr)`).join(' '));
   table.style.setProperty('--columns-width', `${Math.ceil(total)}px`);
