@@ -188,6 +188,12 @@ export function patchRows(table, count, columns) {
     rows.push(new PatchedRow(tr, cells, state.slots, columns.length, state));
   }
   state.blocks = [...table.tBodies];
+  // A block not yet laid out stands in at its rows' height (style.css): the last one may hold
+  // fewer, and a block that was last may have filled up since.
+  for (const body of state.blocks) {
+    const held = body.rows.length === BLOCK_ROWS ? '' : String(body.rows.length);
+    if (body.style.getPropertyValue('--rows') !== held) body.style.setProperty('--rows', held);
+  }
   return rows;
 }
 
@@ -336,6 +342,10 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     el('tbody', {}, el('tr', {}, ...widest.map((i, c) => rows[i].tr.cells[c].cloneNode(true)))),
   );
   const measured = [...copy.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().width);
+  // A row's height, for the blocks not yet laid out to stand in at (style.css): with a guess
+  // instead, a block laid out as it neared the screen moved what was below it, a button a
+  // person was about to click included.
+  const rowSize = copy.tBodies[0].rows[0].getBoundingClientRect().height;
   copy.replaceChildren();
   if (measured.every((w) => w === 0)) {
     // Not shown (a hidden tab or section): measured once it is, in the frame that shows it,
@@ -361,6 +371,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
   const total = widths.reduce((a, b) => a + b, 0);
   table.style.setProperty('--columns', widths.map((w) => `minmax(${w.toFixed(2)}px, ${w.toFixed(2)}fr)`).join(' '));
   table.style.setProperty('--columns-width', `${Math.ceil(total)}px`);
+  table.style.setProperty('--row-size', `${rowSize.toFixed(2)}px`);
   table.classList.add('long');
 }
 

@@ -72,3 +72,18 @@ export async function pasteText(page, selector, text) {
     box.dispatchEvent(new Event('input', { bubbles: true }));
   }, text);
 }
+
+/**
+ * Where an element stands on the screen once scrolled into view, and two frames later: the blocks
+ * of rows laid out as they near the screen must not move it, as they would move a button a
+ * person was about to click.
+ */
+export async function placeAfterScrolling(locator) {
+  return locator.evaluate(async (node) => {
+    node.scrollIntoView({ block: 'center' });
+    const top = () => Math.round(node.getBoundingClientRect().top);
+    const scrolled = top();
+    for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    return { scrolled, later: top() };
+  });
+}

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { PAGE_URL, ndcgColumn, openPage, pageLink, pasteText } from './page.mjs';
+import { PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -452,6 +452,18 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
   await expect(page.locator('#steps')).not.toHaveClass(/\blong\b/);
   expect(await page.locator('#steps tbody').count()).toBe(1);
   expect(await page.locator('#steps').evaluate((t) => getComputedStyle(t).display)).toBe('table');
+});
+
+test('what is below a long ranking stays where it was scrolled to while the rows above it are laid out', async ({ page }) => {
+  await openPage(page);
+  // 730 ranks: fourteen blocks of 50 rows and one of 30, none laid out until near the screen.
+  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#ranking', Array.from({ length: 730 }, (_, i) => `doc-${i}`).join('\n'));
+  await expect(page.locator('#steps tbody tr')).toHaveCount(730);
+  for (const selector of ['#steps tbody tr >> nth=400', '#ideal-table caption', '#chart']) {
+    const place = await placeAfterScrolling(page.locator(selector));
+    expect(place.later, selector).toBe(place.scrolled);
+  }
 });
 
 test('an edit of a long ranking shows in the rows on screen at once, in the rest right after, as a fresh page shows them', async ({ page, context }) => {

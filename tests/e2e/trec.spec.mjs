@@ -2,7 +2,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
-import { openPage, PAGE_URL, pasteText } from './page.mjs';
+import { openPage, PAGE_URL, pasteText, placeAfterScrolling } from './page.mjs';
 
 const TREC = 'tests/trec';
 /** trec_eval's "all" lines of an expected output, as { measure: text }. */
@@ -172,6 +172,10 @@ test('thousands of queries: a page of rows at a time, sorted without blocking', 
   await page.click('#trec-queries th:has-text("Query") button');
   // The Query column was the sort key (ascending): a click turns it descending, in numeric order.
   await expect(page.locator('#trec-queries tbody th').first()).toHaveText('q2000');
+  // Scrolled to, Show more stays where it is: the blocks of rows above it, laid out as they near
+  // the screen, stood in at another height and moved it, and a click meant for it could miss.
+  const place = await placeAfterScrolling(page.locator('#trec-more-queries'));
+  expect(place.later).toBe(place.scrolled);
   await page.click('#trec-more-queries');
   await expect(page.locator('#trec-queries tbody tr')).toHaveCount(2000);
   await expect(page.locator('#trec-more-queries')).toHaveCount(0);
