@@ -161,6 +161,18 @@ test('the single file works from file:// with every network request blocked, and
   expect(requests.filter((url) => !url.startsWith('data:'))).toEqual([PAGE_URL]);
 });
 
+for (const missing of ['DecompressionStream', 'WebAssembly']) {
+  test(`a browser without ${missing} is told the calculator cannot start, and what was typed stays saved`, async ({ page }) => {
+    await openPage(page);
+    await page.fill('#ranking', 'typed-before 3\nsecond 1');
+    await pageLink(page);
+    await page.addInitScript((name) => { delete globalThis[name]; }, missing);
+    await page.goto(PAGE_URL);
+    await expect(page.locator('#headline .fatal')).toContainText('The calculator could not start in this browser');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('ndcg-calculator:state')).state.ranking)).toBe('typed-before 3\nsecond 1');
+  });
+}
+
 test('the built file is under 400 KB', () => {
   expect(readFileSync(new URL(PAGE_URL)).length).toBeLessThan(400 * 1024);
 });
