@@ -371,7 +371,7 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
   const total = widths.reduce((a, b) => a + b, 0);
   table.style.setProperty('--columns', widths.map((w) => `minmax(${w.toFixed(2)}px, ${w.toFixed(2)}fr)`).join(' '));
   table.style.setProperty('--columns-width', `${Math.ceil(total)}px`);
-  table.style.setProperty('--row-size', `${rowSize.toFixed(2)}px`);
+  table.style.setProperty('--row-size', `${rowSize}px`);
   table.classList.add('long');
 }
 

@@ -74,16 +74,16 @@ export async function pasteText(page, selector, text) {
 }
 
 /**
- * Where an element stands on the screen once scrolled into view, and two frames later: the blocks
- * of rows laid out as they near the screen must not move it, as they would move a button a
- * person was about to click.
+ * How far an element moves on the screen in the two frames after it is scrolled into view: the
+ * blocks of rows laid out as they near the screen must not move it, as they would move a button
+ * a person was about to click.
  */
 export async function placeAfterScrolling(locator) {
   return locator.evaluate(async (node) => {
     node.scrollIntoView({ block: 'center' });
-    const top = () => Math.round(node.getBoundingClientRect().top);
+    const top = () => node.getBoundingClientRect().top;
     const scrolled = top();
     for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
-    return { scrolled, later: top() };
+    return { scrolled, moved: Math.abs(top() - scrolled) };
   });
 }

@@ -486,7 +486,7 @@ test('what is below a long ranking stays where it was scrolled to while the rows
   await expect(page.locator('#steps tbody tr')).toHaveCount(730);
   for (const selector of ['#steps tbody tr >> nth=400', '#ideal-table caption', '#chart']) {
     const place = await placeAfterScrolling(page.locator(selector));
-    expect(place.later, selector).toBe(place.scrolled);
+    expect(place.moved, selector).toBeLessThan(1);
   }
 });
 

@@ -175,7 +175,7 @@ test('thousands of queries: a page of rows at a time, sorted without blocking', 
   // Scrolled to, Show more stays where it is: the blocks of rows above it, laid out as they near
   // the screen, stood in at another height and moved it, and a click meant for it could miss.
   const place = await placeAfterScrolling(page.locator('#trec-more-queries'));
-  expect(place.later).toBe(place.scrolled);
+  expect(place.moved).toBeLessThan(1);
   await page.click('#trec-more-queries');
   await expect(page.locator('#trec-queries tbody tr')).toHaveCount(2000);
   await expect(page.locator('#trec-more-queries')).toHaveCount(0);
