@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { bytesOfBase64, loadCalculator } from '../../web/core-loader.js';
+import { gzipSync } from 'node:zlib';
+
+import { bytesOfBase64, inflateBytes, loadCalculator } from '../../web/core-loader.js';
 
 test('base64 text decodes to its bytes, every byte value and every length of padding', () => {
   assert.equal(typeof Uint8Array.fromBase64, 'undefined', 'this test is for the fallback path');
@@ -13,6 +15,19 @@ test('base64 text decodes to its bytes, every byte value and every length of pad
     const bytes = Uint8Array.from({ length }, (_, i) => every[(i * 97 + length) % 256]);
     const text = Buffer.from(bytes).toString('base64');
     assert.deepEqual(bytesOfBase64(text), bytes, `${length} bytes`);
+  }
+});
+
+test('packed text inflates to its bytes, whole, across the decompressor\'s chunks', async () => {
+  // 300 KB that gzip does not shrink much, so that the decompressor hands it out in many chunks.
+  let x = 1;
+  const bytes = Uint8Array.from({ length: 300_000 }, () => {
+    x = (x * 1103515245 + 12345) >>> 0;
+    return x >>> 24;
+  });
+  for (const original of [new Uint8Array(0), new TextEncoder().encode('var createNdcgCore;\n'), bytes]) {
+    const packed = Buffer.from(gzipSync(original)).toString('base64');
+    assert.deepEqual(await inflateBytes(packed), original, `${original.length} bytes`);
   }
 });
 
