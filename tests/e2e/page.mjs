@@ -87,3 +87,18 @@ export async function placeAfterScrolling(locator) {
     return { scrolled, moved: Math.abs(top() - scrolled) };
   });
 }
+
+// Written by a test just before it reloads the page (see storageKept).
+export const KEPT_KEY = 'test:kept-across-reload';
+
+/**
+ * Whether the page, reloaded, still has what storage held before the reload (KEPT_KEY, written
+ * just before it). Under load, Chromium now and then gives a page reloaded from file:// an empty
+ * localStorage, whatever the page did: every write before the reload had succeeded, and the new
+ * page found localStorage.length 0, with the page as it is and with earlier versions alike. A
+ * test that reloads makes its case again when this says no, and fails when the page did not
+ * save, which this tells apart.
+ */
+export async function storageKept(page) {
+  return (await page.evaluate((key) => localStorage.getItem(key), KEPT_KEY)) === '1';
+}
