@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { KEPT_KEY, PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling, storageKept } from './page.mjs';
+import { KEPT_KEY, PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling, untilStorageKept } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -334,7 +334,7 @@ test('a reload before the address follows an edit restores that edit, and Copy l
   await page.addInitScript(() => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (text) => { window.copied = text; } } });
   });
-  for (let attempt = 1; ; attempt++) {
+  await untilStorageKept(page, async () => {
     await openPage(page);
     await page.fill('#ranking', 'a 3\nb 1');
     await pageLink(page);
@@ -366,9 +366,7 @@ test('a reload before the address follows an edit restores that edit, and Copy l
     // The new page's load, not the old page, which was ready too.
     await reloaded;
     await page.waitForSelector('body[data-ready="true"]');
-    if (await storageKept(page)) break;
-    expect(attempt, 'the browser kept no storage across three reloads').toBeLessThan(3);
-  }
+  });
   const lastEdit = await page.evaluate(() => sessionStorage.getItem('last-edit'));
   expect(lastEdit).toMatch(/^a 3\nb 1\nc 2\nd [0-3]$/);
   await expect(page.locator('#ranking')).toHaveValue(lastEdit);
