@@ -171,6 +171,7 @@ export function patchRows(table, count, columns) {
     bodies.set(table, state);
   }
   const { rows } = state;
+  const had = rows.length;
   while (rows.length > count) rows.pop().tr.remove();
   for (let k = table.tBodies.length - 1; k >= Math.max(1, Math.ceil(count / BLOCK_ROWS)); k--) dropBlock(table.tBodies[k]);
   while (rows.length < count) {
@@ -189,10 +190,13 @@ export function patchRows(table, count, columns) {
   }
   state.blocks = [...table.tBodies];
   // A block not yet laid out stands in at its rows' height (style.css): the last one may hold
-  // fewer, and a block that was last may have filled up since.
-  for (const body of state.blocks) {
-    const held = body.rows.length === BLOCK_ROWS ? '' : String(body.rows.length);
-    if (body.style.getPropertyValue('--rows') !== held) body.style.setProperty('--rows', held);
+  // fewer, and a block that was last may have filled up since. Only the blocks from the first
+  // whose rows came or went are looked at: an edit that keeps the count looks at none.
+  if (had !== count) {
+    for (const body of state.blocks.slice(Math.floor(Math.min(had, count) / BLOCK_ROWS))) {
+      const held = body.rows.length === BLOCK_ROWS ? '' : String(body.rows.length);
+      if (body.style.getPropertyValue('--rows') !== held) body.style.setProperty('--rows', held);
+    }
   }
   return rows;
 }
