@@ -358,12 +358,13 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
 // A 128-bit whole number (GCC's and Clang's, native and wasm alike).
 __extension__ typedef unsigned __int128 Uint128;
 
-bool append_fixed(std::string& out, double value, unsigned decimals) {
+char* write_fixed(char* out, double value, unsigned decimals) {
   static constexpr std::uint64_t kPow10[] = {1,      10,      100,      1000,     10000,
                                              100000, 1000000, 10000000, 100000000};
-  if (decimals > 8 || !std::isfinite(value)) return false;
+  if (decimals > 8 || !std::isfinite(value)) return nullptr;
   const double magnitude = std::fabs(value);
-  if (magnitude >= 1e15 || magnitude * static_cast<double>(kPow10[decimals]) >= 9e18) return false;
+  if (magnitude >= 1e15 || magnitude * static_cast<double>(kPow10[decimals]) >= 9e18)
+    return nullptr;
   // magnitude = m * 2^-shift exactly, m a whole number below 2^53 (shift > 0: magnitude < 2^50).
   int exponent = 0;
   const double fraction = std::frexp(magnitude, &exponent);
@@ -390,7 +391,16 @@ bool append_fixed(std::string& out, double value, unsigned decimals) {
     whole /= 10;
   } while (whole != 0);
   if (std::signbit(value)) *--p = '-';
-  out.append(p, static_cast<std::size_t>(end - p));
+  const auto length = static_cast<std::size_t>(end - p);
+  std::memcpy(out, p, length);
+  return out + length;
+}
+
+bool append_fixed(std::string& out, double value, unsigned decimals) {
+  char buffer[kFixedBytes];
+  const char* end = write_fixed(buffer, value, decimals);
+  if (end == nullptr) return false;
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
   return true;
 }
 

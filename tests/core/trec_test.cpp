@@ -4,8 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -250,6 +253,51 @@ std::vector<std::pair<Request, Evaluation>> test_run_evaluations(const std::stri
 }
 
 }  // namespace
+
+TEST_CASE("each report line is what trec_eval's printf writes, for any value and query id") {
+  // format_trec builds a line in a buffer of its own, with a path for query ids too long for it
+  // and printf's for values its own formatting declines: each against printf's "%-22s\t%s\t%6.4f".
+  Evaluation e;
+  e.columns = {Column{"map"}, Column{"num_ret"}, Column{"a_measure_named_longer_than_22"}};
+  e.columns[1].whole_number = true;
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> values = {0,         1,      0.5,    0.00005, 0.00015, -0.00001,
+                                      123456.78, 1e15,   -1e15,  1e300,   inf,     -inf,
+                                      -0.0,      9.9e18, 1e-300, 42,      -7,      0.99995};
+  const std::string long_id(300, 'q');
+  for (const std::string& qid : {std::string("301"), std::string(""), long_id}) {
+    for (const double v : values) e.per_query.push_back(QueryValues{qid, {v, v, v}, {}});
+  }
+  e.per_query.push_back(QueryValues{"nan", {std::nan(""), std::nan(""), std::nan("")}, {}});
+  e.mean = {0.25, 3, 1e20};
+  std::string expected;
+  const auto line = [&](const std::string& name, const std::string& qid, double v, bool whole) {
+    char prefix[400];
+    std::snprintf(prefix, sizeof prefix, "%-22s\t", name.c_str());
+    expected += prefix;
+    expected += qid + "\t";
+    char text[400];
+    if (whole) {  // trec_eval's (long) of the value; what is not a 64-bit integer, as x86 casts it
+      std::snprintf(
+          text, sizeof text, "%lld",
+          std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<long long>(v) : LLONG_MIN);
+    } else if (std::isnan(v)) {
+      std::snprintf(text, sizeof text, "  -nan");  // as trec_eval's glibc prints NaN
+    } else {
+      std::snprintf(text, sizeof text, "%6.4f", v);
+    }
+    expected += std::string(text) + "\n";
+  };
+  for (const QueryValues& q : e.per_query) {
+    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+      line(e.columns[c].name, q.qid, q.values[c], e.columns[c].whole_number);
+    }
+  }
+  for (std::size_t c = 0; c < e.columns.size(); ++c) {
+    line(e.columns[c].name, "all", e.mean[c], e.columns[c].whole_number);
+  }
+  CHECK(format_trec(e, true, true) == expected);
+}
 
 TEST_CASE("a run split at a query boundary and read by two sessions gives one session's result") {
   for (const auto& c : manifest()["cases"]) {

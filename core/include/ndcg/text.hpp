@@ -253,6 +253,11 @@ bool parse_decimal(std::string_view text, double& out, bool* out_of_range = null
 // value that is not finite or is 10^15 or more, more decimals): the caller's printf writes those.
 // For reports of many values, where printf was most of the time taken to write them in wasm.
 bool append_fixed(std::string& out, double value, unsigned decimals);
+// The same into `out`, which has room for kFixedBytes: returns the end of what it wrote, or null
+// where append_fixed returns false. For a report that builds each line in a buffer of its own
+// and appends it once (in wasm each append is a call into the standard library).
+constexpr std::size_t kFixedBytes = 32;
+char* write_fixed(char* out, double value, unsigned decimals);
 
 // Normalises a document id pasted from slides or LaTeX: "d_3", "d_{3}", "$d_{3}$", "d₃" and
 // "d ₁₂₃" become "d3" and "d123". Only the pattern letters + optional "_"/"{}" + digits (ASCII or
