@@ -277,7 +277,7 @@ export function concludeEvaluation(session, request) {
 
 // What ndcg-calc prints for a session's last result, formatted by the core (ndcg/cli.hpp).
 function printedReport(session, commandLine) {
-  return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName);
+  return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
 }
 
 export function shapeEvaluation(raw, session, trecText, commandLine) {

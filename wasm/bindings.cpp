@@ -220,9 +220,18 @@ val parse_command_line(const val& argv) {
 }
 
 // What a program prints: { out, err, status }.
-val report_to_js(const ndcg::cli::Report& r) {
+// { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a copy), for a caller
+// that writes it to stdout: a report of thousands of queries is megabytes, and a string of it is
+// decoded here and encoded again to be written.
+val report_to_js(const ndcg::cli::Report& r, bool bytes = false) {
   val out = val::object();
-  out.set("out", r.out);
+  if (bytes) {
+    const auto* data = reinterpret_cast<const unsigned char*>(r.out.data());
+    out.set("out",
+            val::global("Uint8Array").new_(emscripten::typed_memory_view(r.out.size(), data)));
+  } else {
+    out.set("out", r.out);
+  }
   out.set("err", r.err);
   out.set("status", r.status);
   return out;
@@ -591,14 +600,16 @@ class TrecSession : public FedSession {
 
 #ifdef NDCG_COMMAND_LINE
   // What ndcg-calc prints for the last result() under `argv` (already checked by
-  // parse_command_line): { out, err, status }, the files named as on the command line.
-  val commandLineReport(const val& argv, const std::string& qrels_name,
-                        const std::string& run_name) const {
+  // parse_command_line): { out, err, status }, the files named as on the command line; out as
+  // bytes when `bytes` (report_to_js).
+  val commandLineReport(const val& argv, const std::string& qrels_name, const std::string& run_name,
+                        bool bytes) const {
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
     if (!parsed.arguments) {
-      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2});
+      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2}, bytes);
     }
-    return report_to_js(ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name));
+    return report_to_js(ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name),
+                        bytes);
   }
 #endif
 

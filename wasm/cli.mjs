@@ -62,8 +62,9 @@ async function main(argv) {
   const split = await splitRun(calc, runPath, qrelsPath, args.measures, options, report);
   const request = {
     qrels, run, measures: args.measures, options, onProgress: report,
-    // Only what is printed: building every query's values in JS took longer than printing them.
-    commandLine: { argv, qrelsName: qrelsPath, runName: runPath, only: true },
+    // Only what is printed: building every query's values in JS took longer than printing them;
+    // and stdout as bytes, not decoded into a string to be encoded again.
+    commandLine: { argv, qrelsName: qrelsPath, runName: runPath, only: true, bytes: true },
   };
   const result = split
     ? await calc.evaluateSplit({ ...request, run: split.first, later: split.later, whole: run, onProgress: split.onProgress })

@@ -255,9 +255,10 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
    * stderr, exit status), the files named as given. Node's core only (wasm/cli.mjs uses it).
    * With `only`, the result is just { ok, commandLine } (PrintedEvaluation): the values are not
-   * built in JS, which for thousands of queries takes longer than printing them.
+   * built in JS, which for thousands of queries takes longer than printing them. With `bytes`,
+   * commandLine.out is its UTF-8 bytes, to be written as they are (not decoded into a string).
    */
-  commandLine?: { argv: string[]; qrelsName: string; runName: string; only?: boolean };
+  commandLine?: { argv: string[]; qrelsName: string; runName: string; only?: boolean; bytes?: boolean };
 }
 
 /** evaluateSplit()'s request: a StreamRequest whose `run` is the first part of the run. */
@@ -269,7 +270,7 @@ export interface SplitRequest extends StreamRequest {
 /** What evaluateStreams() and evaluateSplit() return for a request with commandLine.only. */
 export interface PrintedEvaluation {
   ok: boolean;
-  commandLine: { out: string; err: string; status: number };
+  commandLine: { out: string | Uint8Array; err: string; status: number };
 }
 
 /** ndcg-calc's arguments, as the core reads them (the native program reads them the same way). */

@@ -340,6 +340,25 @@ test('commandLine.only gives what ndcg-calc prints and nothing else, read whole 
   }
 });
 
+test('commandLine.bytes gives stdout as its UTF-8 bytes, the same text, ok or not', async () => {
+  const calc = await createCalculator();
+  // Query ids and a docno that are not ASCII: the bytes are the text's UTF-8, not its code units.
+  const qrels = Buffer.from('q\u00e9 0 d\u20ac 1\nq\u00e9 0 d2 0\nr 0 d1 1\n');
+  const run = Buffer.from('q\u00e9 Q0 d\u20ac 1 2.5 t\nq\u00e9 Q0 d2 2 1 t\nr Q0 d1 1 3 t\n');
+  for (const [argv, measures] of [[['-q', '-m', 'map', '-m', 'num_ret'], ['map', 'num_ret']], [['-m', 'nope'], ['nope']]]) {
+    const commandLine = { argv: [...argv, 'q', 'r'], qrelsName: 'q', runName: 'r', only: true };
+    const text = await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine });
+    const bytes = await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine: { ...commandLine, bytes: true } });
+    assert.ok(bytes.commandLine.out instanceof Uint8Array);
+    assert.equal(typeof text.commandLine.out, 'string');
+    assert.deepEqual(Buffer.from(bytes.commandLine.out), Buffer.from(text.commandLine.out));
+    assert.deepEqual({ ...bytes.commandLine, out: null }, { ...text.commandLine, out: null });
+    assert.equal(bytes.ok, text.ok);
+  }
+  const printed = (await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures: ['map'], commandLine: { argv: ['-q', '-m', 'map', 'q', 'r'], qrelsName: 'q', runName: 'r', only: true, bytes: true } })).commandLine.out;
+  assert.match(Buffer.from(printed).toString('utf8'), /^map\s+q\u00e9\t1\.0000$/m);
+});
+
 test('the entries for Node and for browsers export the same names', async () => {
   const [node, browser] = await Promise.all([import('../../wasm/index.mjs'), import('../../wasm/index.browser.mjs')]);
   assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
