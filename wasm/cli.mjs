@@ -160,11 +160,14 @@ function largeEnoughToSplit(info) {
  * whole run again when they cannot be. The worker does not know the number of its first line
  * (counting the lines before it would read the first part twice): when its part says something
  * that names a line, as a run with errors does, the whole run is read again, and every line is
- * named right. Resolves { first, later, onProgress, stop } or null, for a run read in one.
+ * named right. The worker reads the qrels too, by their path: qrels that can be read only once
+ * (stdin, a pipe, /dev/fd/N) keep the run in one thread, as two threads reading them would each
+ * get a share of their lines. Resolves { first, later, onProgress, stop } or null, for a run read
+ * in one.
  */
 async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   const info = runPath === '-' ? null : await stat(runPath).catch(() => null);
-  if (info === null || !largeEnoughToSplit(info)) return null;
+  if (info === null || !largeEnoughToSplit(info) || !(await isRegularFile(qrelsPath))) return null;
   const { size } = info;
   const handle = await open(runPath, 'r');
   let at;

@@ -468,6 +468,18 @@ test('both programs read a run split between two threads as in one: the same byt
     assert.ok(evaluated > 8, cli.name);
     const errors = spawnSync(cli.command, [...cli.args, '-m', 'map', 'trec_eval-10.0/qrels.test', join(dir, 'errors.run')], { cwd: TREC, encoding: 'utf8', env: { ...process.env, NDCG_CALC_SPLIT_BYTES: '1' } });
     assert.match(errors.stderr, new RegExp(`:${third + 6}:\\d+: score 'x' is not a number`), cli.name);
+    // Qrels from a pipe, and a run whose parts cannot be joined: the run is read again whole, and
+    // the qrels again from the copy kept as they passed.
+    const input = readFileSync(join(TREC, 'trec_eval-10.0/qrels.test'));
+    const piped = ['-q', '-m', 'all_trec', '-', join(dir, 'apart.run')];
+    const named = spawnSync(cli.command, [...cli.args, ...piped.slice(0, 3), 'trec_eval-10.0/qrels.test', piped[4]], { cwd: TREC, encoding: 'utf8' });
+    const [whole, parts] = [{}, { NDCG_CALC_SPLIT_BYTES: '1' }].map((env) =>
+      spawnSync(cli.command, [...cli.args, ...piped], { cwd: TREC, input, encoding: 'utf8', env: { ...process.env, ...env } }));
+    assert.equal(named.status, 0, `${cli.name}: ${named.stderr}`);
+    assert.equal(whole.stdout, named.stdout, cli.name);
+    assert.equal(parts.stdout, named.stdout, cli.name);
+    assert.equal(parts.stderr, whole.stderr, cli.name);
+    assert.equal(parts.status, 0, cli.name);
   }
 });
 
