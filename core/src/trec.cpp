@@ -864,6 +864,107 @@ void to_zscores(const Zscores& z, const std::vector<Column>& columns, QueryValue
 
 }  // namespace
 
+namespace {
+
+// The order of queries' ids, out of line: inlined into the sort, it made the sort a function
+// that took 12 ms to compile optimised in wasm (see Evaluator::pair_with_qrels).
+NDCG_OUT_OF_LINE bool qid_before(const QueryValues* a, const QueryValues* b) {
+  return a->qid < b->qid;
+}
+
+}  // namespace
+
+void Evaluator::pair_with_qrels(Evaluation& out, std::vector<std::string>& missing) {
+  // The run's queries in trec_eval's order (byte order of the id), as the qrels' are, so that
+  // one walk along both pairs them. A query handed over twice keeps its last values.
+  // Sorted by address: moving each query's values (an id and a vector) cost more than sorting.
+  std::vector<QueryValues*> sorted;
+  sorted.reserve(results_.size());
+  for (QueryValues& r : results_) sorted.push_back(&r);
+  if (!results_sorted_) std::stable_sort(sorted.begin(), sorted.end(), qid_before);
+  out.per_query.reserve(options_.average_complete ? qrels_.queries().size() : results_.size());
+  auto it = sorted.begin();
+  for (const auto& [qid, qrels] : qrels_.queries()) {
+    if (!options_.only_query.empty() && qid != options_.only_query) continue;
+    while (it != sorted.end() && (*it)->qid < qid) ++it;
+    while (it != sorted.end() && std::next(it) != sorted.end() && (*std::next(it))->qid == qid)
+      ++it;
+    if (it != sorted.end() && (*it)->qid == qid) {
+      out.per_query.push_back(std::move(**it++));
+    } else if (options_.average_complete) {
+      out.per_query.push_back(stand_in(qid, qrels));
+    } else {
+      missing.push_back(qid);
+    }
+  }
+  if (options_.zscores) {
+    for (QueryValues& q : out.per_query) to_zscores(*options_.zscores, columns_, q);
+  }
+}
+
+QueryValues Evaluator::stand_in(const std::string& qid, const QueryQrels& qrels) {
+  QueryValues values = evaluate(stand_in_ranking(qid), qrels);
+  reset_stand_in(columns_, values);
+  return values;
+}
+
+void Evaluator::summarize(Evaluation& out) const {
+  const std::size_t evaluated = out.per_query.size();
+  out.queries_averaged = options_.average_complete ? qrels_.queries().size() : evaluated;
+  const double count = static_cast<double>(out.queries_averaged);
+  out.mean.assign(columns_.size(), 0.0);
+  out.stdev.assign(columns_.size(), 0.0);
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    double sum = 0;
+    for (const QueryValues& q : out.per_query) sum += q.values[c];
+    double& summary = out.mean[c];
+    switch (columns_[c].summary) {
+      case Summary::mean:
+        summary = count > 0 ? sum / count : sum;
+        break;
+      case Summary::sum:
+        summary = sum;
+        break;
+      case Summary::geometric: {
+        if (options_.average_complete)
+          sum += (count - static_cast<double>(evaluated)) * std::log(0.00001);
+        summary = count > 0 ? std::exp(sum / count) : sum;
+        break;
+      }
+      case Summary::num_q:
+        summary = count;
+        break;
+      case Summary::num_rel: {
+        if (!options_.average_complete) {
+          summary = sum;
+          break;
+        }
+        // With -c, trec_eval counts every judgment of grade > 0 in the qrels, whatever -l says.
+        std::int64_t judged = 0;
+        const auto add_judged = [&](const QueryQrels& q) {
+          for (const auto& [grade, n] : q.grade_counts) judged += grade > 0 ? n : 0;
+        };
+        for (const auto& [qid, qrels] : qrels_.queries()) {
+          add_judged(qrels);
+          for (const JudgmentGroup& group : qrels.groups) add_judged(group.judged);
+        }
+        summary = static_cast<double>(judged);
+        break;
+      }
+      case Summary::none:
+      case Summary::run_tag:
+        summary = 0;
+        break;
+    }
+    const double average = sum / static_cast<double>(evaluated);
+    double squares = 0;
+    for (const QueryValues& q : out.per_query) {
+      squares += (q.values[c] - average) * (q.values[c] - average);
+    }
+    out.stdev[c] = evaluated > 1 ? std::sqrt(squares / static_cast<double>(evaluated - 1)) : 0.0;
+  }
+}
+
 Evaluation Evaluator::finish(const RunReader& reader) {
   Evaluation out;
   out.columns = columns_;
@@ -879,34 +980,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     return out;
   }
   std::vector<std::string> missing;
-  // The run's queries in trec_eval's order (byte order of the id), as the qrels' are, so that
-  // one walk along both pairs them. A query handed over twice keeps its last values.
-  // Sorted by address: moving each query's values (an id and a vector) cost more than sorting.
-  std::vector<QueryValues*> sorted;
-  sorted.reserve(results_.size());
-  for (QueryValues& r : results_) sorted.push_back(&r);
-  const auto by_qid = [](const QueryValues* a, const QueryValues* b) { return a->qid < b->qid; };
-  if (!results_sorted_) std::stable_sort(sorted.begin(), sorted.end(), by_qid);
-  out.per_query.reserve(options_.average_complete ? qrels_.queries().size() : results_.size());
-  auto it = sorted.begin();
-  for (const auto& [qid, qrels] : qrels_.queries()) {
-    if (!options_.only_query.empty() && qid != options_.only_query) continue;
-    while (it != sorted.end() && (*it)->qid < qid) ++it;
-    while (it != sorted.end() && std::next(it) != sorted.end() && (*std::next(it))->qid == qid)
-      ++it;
-    if (it != sorted.end() && (*it)->qid == qid) {
-      out.per_query.push_back(std::move(**it++));
-    } else if (options_.average_complete) {
-      QueryValues values = evaluate(stand_in_ranking(qid), qrels);
-      reset_stand_in(columns_, values);
-      out.per_query.push_back(std::move(values));
-    } else {
-      missing.push_back(qid);
-    }
-  }
-  if (options_.zscores) {
-    for (QueryValues& q : out.per_query) to_zscores(*options_.zscores, columns_, q);
-  }
+  pair_with_qrels(out, missing);
   auto list = [](const auto& ids) {
     std::string text;
     std::size_t shown = 0;
@@ -966,60 +1040,7 @@ Evaluation Evaluator::finish(const RunReader& reader) {
     out.warnings = warnings_.finish();
     return out;
   }
-  const std::size_t evaluated = out.per_query.size();
-  out.queries_averaged = options_.average_complete ? qrels_.queries().size() : evaluated;
-  const double count = static_cast<double>(out.queries_averaged);
-  out.mean.assign(columns_.size(), 0.0);
-  out.stdev.assign(columns_.size(), 0.0);
-  for (std::size_t c = 0; c < columns_.size(); ++c) {
-    double sum = 0;
-    for (const QueryValues& q : out.per_query) sum += q.values[c];
-    double& summary = out.mean[c];
-    switch (columns_[c].summary) {
-      case Summary::mean:
-        summary = count > 0 ? sum / count : sum;
-        break;
-      case Summary::sum:
-        summary = sum;
-        break;
-      case Summary::geometric: {
-        if (options_.average_complete)
-          sum += (count - static_cast<double>(evaluated)) * std::log(0.00001);
-        summary = count > 0 ? std::exp(sum / count) : sum;
-        break;
-      }
-      case Summary::num_q:
-        summary = count;
-        break;
-      case Summary::num_rel: {
-        if (!options_.average_complete) {
-          summary = sum;
-          break;
-        }
-        // With -c, trec_eval counts every judgment of grade > 0 in the qrels, whatever -l says.
-        std::int64_t judged = 0;
-        const auto add_judged = [&](const QueryQrels& q) {
-          for (const auto& [grade, n] : q.grade_counts) judged += grade > 0 ? n : 0;
-        };
-        for (const auto& [qid, qrels] : qrels_.queries()) {
-          add_judged(qrels);
-          for (const JudgmentGroup& group : qrels.groups) add_judged(group.judged);
-        }
-        summary = static_cast<double>(judged);
-        break;
-      }
-      case Summary::none:
-      case Summary::run_tag:
-        summary = 0;
-        break;
-    }
-    const double average = sum / static_cast<double>(evaluated);
-    double squares = 0;
-    for (const QueryValues& q : out.per_query) {
-      squares += (q.values[c] - average) * (q.values[c] - average);
-    }
-    out.stdev[c] = evaluated > 1 ? std::sqrt(squares / static_cast<double>(evaluated - 1)) : 0.0;
-  }
+  summarize(out);
   if (!options_.explain_measure.empty()) {
     if (working_) {
       out.working = std::move(working_);
@@ -1173,6 +1194,42 @@ bool names_a_line(const RunPart& part) {
          located(part.errors) || located(part.warnings);
 }
 
+// absorb_packed's loops, each a function of its own: see Evaluator::pair_with_qrels (in wasm,
+// absorb_packed whole, inlined into the binding that calls it, took 23 ms to compile optimised,
+// after the report was printed).
+NDCG_OUT_OF_LINE void unpack_hashes(detail::Unpacker& u, std::vector<std::uint64_t>& out) {
+  const std::size_t count = u.count(8);
+  for (std::size_t i = 0; i < count && u.ok(); ++i) out.push_back(u.number<std::uint64_t>());
+}
+
+NDCG_OUT_OF_LINE void unpack_spans(detail::Unpacker& u, std::vector<QuerySpan>& out) {
+  const std::size_t count = u.count(20);
+  for (std::size_t i = 0; i < count && u.ok(); ++i) {
+    QuerySpan s;
+    s.qid = u.text();
+    s.start = u.number<std::uint64_t>();
+    s.end = u.number<std::uint64_t>();
+    out.push_back(std::move(s));
+  }
+}
+
+// False when the bytes are not results of `columns` values each.
+NDCG_OUT_OF_LINE bool unpack_results(detail::Unpacker& u, std::size_t columns,
+                                     std::vector<QueryValues>& out) {
+  const std::size_t count = u.count(12);
+  for (std::size_t i = 0; i < count && u.ok(); ++i) {
+    QueryValues q;
+    q.qid = u.text();
+    const auto values = u.number<std::uint32_t>();
+    if (!u.ok() || values != columns || values > u.left() / 8) return false;
+    q.values.reserve(values);
+    for (std::uint32_t v = 0; v < values; ++v) q.values.push_back(u.number<double>());
+    q.texts = u.texts();
+    out.push_back(std::move(q));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Session::absorb(Session& later) {
@@ -1256,30 +1313,13 @@ bool Session::absorb_packed(std::string_view bytes) {
   part.regroup_needed = u.flag();
   part.stopped = u.flag();
   part.run_tag = u.text();
-  const std::size_t queries = u.count(8);
-  for (std::size_t i = 0; i < queries && u.ok(); ++i)
-    part.queries.push_back(u.number<std::uint64_t>());
+  unpack_hashes(u, part.queries);
   part.spans_given_up = u.flag();
-  const std::size_t spans = u.count(20);
-  for (std::size_t i = 0; i < spans && u.ok(); ++i) {
-    QuerySpan s;
-    s.qid = u.text();
-    s.start = u.number<std::uint64_t>();
-    s.end = u.number<std::uint64_t>();
-    part.spans.push_back(std::move(s));
-  }
+  unpack_spans(u, part.spans);
   part.reader_errors = u.diagnostics();
   part.reader_errors_whole = u.flag();
-  const std::size_t results = u.count(12);
-  for (std::size_t i = 0; i < results && u.ok(); ++i) {
-    QueryValues q;
-    q.qid = u.text();
-    const auto values = u.number<std::uint32_t>();
-    if (!u.ok() || values > u.left() / 8) return false;
-    for (std::uint32_t v = 0; v < values; ++v) q.values.push_back(u.number<double>());
-    q.texts = u.texts();
-    part.results.push_back(std::move(q));
-  }
+  // Each query's values are one per column, as here.
+  if (!unpack_results(u, evaluator_->columns().size(), part.results)) return false;
   part.results_sorted = u.flag();
   part.runs_without_qrels = u.texts();
   part.negative_only = u.texts();
@@ -1296,10 +1336,6 @@ bool Session::absorb_packed(std::string_view bytes) {
   part.kept = static_cast<std::size_t>(u.number<std::uint64_t>());
   part.lines_unknown = u.flag();
   if (!u.ok() || !u.at_end()) return false;
-  // Each query's values are one per column, as here.
-  for (const QueryValues& q : part.results) {
-    if (q.values.size() != evaluator_->columns().size()) return false;
-  }
   return absorb_part(part);
 }
 

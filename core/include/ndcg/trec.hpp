@@ -428,7 +428,8 @@ class RunReader {
   // Puts what this reader of a later part kept into `out`; takes what the reader of the part
   // after this one's kept: its errors, the run's tag, its queries' ids.
   void part(RunPart& out) const;
-  void absorb(const RunPart& later);
+  // Out of line, as Evaluator::absorb.
+  NDCG_OUT_OF_LINE void absorb(const RunPart& later);
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
   // Reads every line the general way, never by the fast path that reads the common line a word
@@ -738,7 +739,9 @@ class Evaluator {
   // changing nothing, when that would not give what one evaluator gives: more diagnostics than
   // a list keeps, or more results than memory allows.
   void part(RunPart& out);
-  bool absorb(RunPart& later);
+  // Out of line: inlined into Session::absorb_packed, it made one function of their loops, which
+  // a wasm engine compiled again, optimised, after the report was printed (pair_with_qrels).
+  NDCG_OUT_OF_LINE bool absorb(RunPart& later);
 
   const std::vector<Column>& columns() const { return columns_; }
 
@@ -747,6 +750,16 @@ class Evaluator {
   bool has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
   bool has_repeated_docno(const QueryRun& run, const std::vector<std::uint32_t>& order);
   NDCG_OUT_OF_LINE void report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
+  // finish()'s loops over the queries, each a function of its own. A wasm engine compiles a
+  // function again, optimised, once it has run long enough: finish() whole, messages and all,
+  // took 16-23 ms to compile so, after the report was printed, and Node's exit waited for it.
+  // The queries' values in trec_eval's order, paired with the qrels (and -c's stand-ins); the
+  // qrels' queries without results in `missing`.
+  NDCG_OUT_OF_LINE void pair_with_qrels(Evaluation& out, std::vector<std::string>& missing);
+  // -c's values for a query of the qrels that the run does not have.
+  NDCG_OUT_OF_LINE QueryValues stand_in(const std::string& qid, const QueryQrels& qrels);
+  // The "all" line (means, sums, counts) and the standard deviations of out.per_query.
+  NDCG_OUT_OF_LINE void summarize(Evaluation& out) const;
   QueryValues zeroed(const std::string& qid) const;  // every column 0 (or "")
   NDCG_OUT_OF_LINE QueryValues evaluate_preferences(const QueryRun& run,
                                                     const std::vector<std::uint32_t>& order,
