@@ -5,7 +5,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
 import { createCalculator } from '../../wasm/index.mjs';
-import { openPage } from './page.mjs';
+import { openPage, reloadMarked, untilStorageKept } from './page.mjs';
 
 const DIR = 'tests/compare';
 const RUNS = ['small-a.run', 'small-b.run', 'small-c.run'];
@@ -122,22 +122,23 @@ test('a query opens both rankings side by side, with the ranks that hold differe
 });
 
 test('pasted runs in added boxes are compared and survive a reload; removing them goes back to one run', async ({ page }) => {
-  await openPage(page, { search: '?mode=trec' });
-  await page.fill('#trec-measures', MEASURES.join(' '));
-  await page.fill('#qrels-text', read('small.qrels'));
-  await page.fill('#run-text', read(RUNS[0]));
-  await page.click('#trec-add-run');
-  await expect(page.locator('#cmp-options')).toBeVisible();
-  await page.fill('#run-2-text', read(RUNS[1]));
-  await page.selectOption('#cmp-test', 't');
-  await page.click('#trec-evaluate');
-  await expect(page.locator('#cmp-results')).toBeVisible();
-  const r = expected({ tests: 't,randomization,wilcoxon,bootstrap' });
-  await expect(page.locator('#cmp-pairs-table tbody tr')).toHaveCount(3);
-  await expect(page.locator('#cmp-markers')).toContainText('paired t test');
-  await expect(page.locator('#cmp-means tbody tr').first().locator('td').nth(1)).toContainText(four(r.runs[1].mean[r.measures[0]]));
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openPage(page, { search: '?mode=trec' });
+    await page.fill('#trec-measures', MEASURES.join(' '));
+    await page.fill('#qrels-text', read('small.qrels'));
+    await page.fill('#run-text', read(RUNS[0]));
+    await page.click('#trec-add-run');
+    await expect(page.locator('#cmp-options')).toBeVisible();
+    await page.fill('#run-2-text', read(RUNS[1]));
+    await page.selectOption('#cmp-test', 't');
+    await page.click('#trec-evaluate');
+    await expect(page.locator('#cmp-results')).toBeVisible();
+    const r = expected({ tests: 't,randomization,wilcoxon,bootstrap' });
+    await expect(page.locator('#cmp-pairs-table tbody tr')).toHaveCount(3);
+    await expect(page.locator('#cmp-markers')).toContainText('paired t test');
+    await expect(page.locator('#cmp-means tbody tr').first().locator('td').nth(1)).toContainText(four(r.runs[1].mean[r.measures[0]]));
+    await reloadMarked(page);
+  });
   await expect(page.locator('#run-2-text')).toHaveValue(read(RUNS[1]));
   await expect(page.locator('#cmp-test')).toHaveValue('t');
   await page.click('text=Remove run 2');

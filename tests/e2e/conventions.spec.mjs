@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
 
 import { roundTo } from '../wasm/vectors.mjs';
-import { gainMapText, openPage } from './page.mjs';
+import { gainMapText, openPage, reloadMarked, untilStorageKept } from './page.mjs';
 
 const PRESETS = JSON.parse(readFileSync(new URL('../vectors/presets.json', import.meta.url), 'utf8'));
 const { checks } = JSON.parse(readFileSync(new URL('../vectors/working.json', import.meta.url), 'utf8'));
@@ -165,26 +165,27 @@ test.describe('check my working', () => {
   }
 
   test('the examples bring their sources\' own working, and the slips show where a person looks', async ({ page }) => {
-    await openPage(page);
-    await page.click('[data-preset=blog-exponential]');
-    await expect(page.locator('#working-result .findings li[data-cause=wrong-term]')).toContainText('Rank 5 adds 2.585, which is the discount itself; the term is G / discount = 1 / 2.585 = 0.387');
-    await page.locator('#check').screenshot({ path: `${SHOTS}/check-blog.png` });
-    await page.click('[data-preset=lecture]');
-    await expect(page.locator('#working-result .findings li[data-cause=computed-from-rounded]')).toContainText('at ranks 3, 5, 15');
-    await expect(page.locator('#working-result .findings li[data-cause=rank-left-out]')).toContainText('one of ranks 11–14');
-    await page.locator('#check').screenshot({ path: `${SHOTS}/check-lecture.png` });
-    // Each column's table sits under the column's heading: its caption is for screen readers, and
-    // no title stands above its box, however often it is drawn anew; the step table keeps its one.
-    const tables = page.locator('#working-result table');
-    expect(await tables.count()).toBeGreaterThan(0);
-    await expect(page.locator('#working-result table caption.visually-hidden')).toHaveCount(await tables.count());
-    await expect(page.locator('#working-result .table-title')).toHaveCount(0);
-    await expect(page.locator('#steps-wrap').locator('xpath=preceding-sibling::p[contains(@class, "table-title")]')).toHaveCount(1);
-    // The working is part of what is saved: a reload keeps it.
-    await page.fill('#working', 'DCG = (1, 1, 1.63)');
-    await expect(page.locator('#working-result .working-column')).toHaveCount(1);
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await untilStorageKept(page, async () => {
+      await openPage(page);
+      await page.click('[data-preset=blog-exponential]');
+      await expect(page.locator('#working-result .findings li[data-cause=wrong-term]')).toContainText('Rank 5 adds 2.585, which is the discount itself; the term is G / discount = 1 / 2.585 = 0.387');
+      await page.locator('#check').screenshot({ path: `${SHOTS}/check-blog.png` });
+      await page.click('[data-preset=lecture]');
+      await expect(page.locator('#working-result .findings li[data-cause=computed-from-rounded]')).toContainText('at ranks 3, 5, 15');
+      await expect(page.locator('#working-result .findings li[data-cause=rank-left-out]')).toContainText('one of ranks 11–14');
+      await page.locator('#check').screenshot({ path: `${SHOTS}/check-lecture.png` });
+      // Each column's table sits under the column's heading: its caption is for screen readers, and
+      // no title stands above its box, however often it is drawn anew; the step table keeps its one.
+      const tables = page.locator('#working-result table');
+      expect(await tables.count()).toBeGreaterThan(0);
+      await expect(page.locator('#working-result table caption.visually-hidden')).toHaveCount(await tables.count());
+      await expect(page.locator('#working-result .table-title')).toHaveCount(0);
+      await expect(page.locator('#steps-wrap').locator('xpath=preceding-sibling::p[contains(@class, "table-title")]')).toHaveCount(1);
+      // The working is part of what is saved: a reload keeps it.
+      await page.fill('#working', 'DCG = (1, 1, 1.63)');
+      await expect(page.locator('#working-result .working-column')).toHaveCount(1);
+      await reloadMarked(page);
+    });
     await expect(page.locator('#working')).toHaveValue('DCG = (1, 1, 1.63)');
   });
 });

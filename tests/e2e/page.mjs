@@ -92,13 +92,22 @@ export async function placeAfterScrolling(locator) {
 // Written by a test just before it reloads the page (see untilStorageKept).
 export const KEPT_KEY = 'test:kept-across-reload';
 
+/** Marks storage with KEPT_KEY, reloads the page and waits until it is ready: a scenario's end. */
+export async function reloadMarked(page) {
+  await page.evaluate((key) => localStorage.setItem(key, '1'), KEPT_KEY);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+}
+
 /**
- * Runs `scenario`, which writes KEPT_KEY to storage just before it reloads the page, until the
- * reloaded page still has that key, at most three times. Under load, Chromium now and then gives
- * a page reloaded from file:// an empty localStorage, whatever the page did: every write before
- * the reload had succeeded, and the new page found localStorage.length 0, with the page as it is
- * and with earlier versions alike. The key tells that apart from a page that did not save: when
- * it is there, the test's own checks of the page's state follow.
+ * Runs `scenario`, which writes KEPT_KEY to storage just before it reloads the page (its last
+ * step, reloadMarked), until the reloaded page still has that key, at most three times. Under
+ * load, Chromium now and then gives a page reloaded from file:// an empty localStorage, whatever
+ * the page did: every write before the reload had succeeded, and the new page found
+ * localStorage.length 0, with the page as it is and with earlier versions alike. The key tells
+ * that apart from a page that did not save: when it is there, the test's own checks of the
+ * page's state follow. Every test whose checks after a reload need what the page saved in
+ * storage runs its reload so.
  */
 export async function untilStorageKept(page, scenario) {
   for (let attempt = 1; ; attempt++) {

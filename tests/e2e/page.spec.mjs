@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { KEPT_KEY, PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling, untilStorageKept } from './page.mjs';
+import { KEPT_KEY, PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling, reloadMarked, untilStorageKept } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -124,16 +124,17 @@ test('many notes fold after the first three, and an opened fold stays open while
 });
 
 test('a reload keeps what was typed, and the link restores it elsewhere', async ({ page, context }) => {
-  await openPage(page);
-  await page.fill('#ranking', 'a 3\nb 0\nc 2\n');
-  await page.fill('#judgments', '');
-  await page.selectOption('#ideal', 'ranking');
-  await page.selectOption('#discount', 'log2(rank+1)');
-  await page.fill('#k', '2');
-  // DCG@2 = 3 + 0 = 3; IDCG@2 = 3 + 2/log2(3) = 4.2619; 3 / 4.2619 = 0.7039
-  await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openPage(page);
+    await page.fill('#ranking', 'a 3\nb 0\nc 2\n');
+    await page.fill('#judgments', '');
+    await page.selectOption('#ideal', 'ranking');
+    await page.selectOption('#discount', 'log2(rank+1)');
+    await page.fill('#k', '2');
+    // DCG@2 = 3 + 0 = 3; IDCG@2 = 3 + 2/log2(3) = 4.2619; 3 / 4.2619 = 0.7039
+    await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
+    await reloadMarked(page);
+  });
   await expect(page.locator('#ranking')).toHaveValue('a 3\nb 0\nc 2\n');
   await expect(page.locator('#k')).toHaveValue('2');
   await expect(page.locator('#ndcg-at-k')).toHaveText('0.7039');
@@ -294,14 +295,15 @@ test('the policy allows no inline script but the page\'s own, and the page runs 
 });
 
 test('a ranking over 60,000 characters survives a reload, and storage is not emptied by it', async ({ page }) => {
-  await openPage(page);
   const long = Array.from({ length: 9000 }, (_, i) => `doc-${i} ${i % 4}`).join('\n');
-  await pasteText(page, '#ranking', long);
-  await page.fill('#judgments', '');
-  await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
-  expect(await pageLink(page)).toContain('only=1');
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openPage(page);
+    await pasteText(page, '#ranking', long);
+    await page.fill('#judgments', '');
+    await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
+    expect(await pageLink(page)).toContain('only=1');
+    await reloadMarked(page);
+  });
   await expect(page.locator('#ranking')).toHaveValue(long);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ndcg-calculator:state')).state.ranking.length);
   expect(stored).toBe(long.length);
@@ -577,13 +579,14 @@ test('an update that changes nothing shown replaces no part of the page', async 
 });
 
 test('a long table first drawn in a hidden tab is laid out in blocks once the tab is shown', async ({ page }) => {
-  await openPage(page);
-  await enterLongRanking(page);
-  await page.click('#tab-trec');
-  // Reopened on the TREC tab, the list's tables are drawn while hidden: in blocks (so that
-  // showing them lays out only the rows in view), with nothing to measure their columns by.
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openPage(page);
+    await enterLongRanking(page);
+    await page.click('#tab-trec');
+    // Reopened on the TREC tab, the list's tables are drawn while hidden: in blocks (so that
+    // showing them lays out only the rows in view), with nothing to measure their columns by.
+    await reloadMarked(page);
+  });
   await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
   const columns = () => page.locator('#steps').evaluate((t) => t.style.getPropertyValue('--columns'));
   await expect(page.locator('#steps')).toHaveClass(/\blong\b/);

@@ -4,7 +4,7 @@
 import { test, expect } from '@playwright/test';
 
 import { loadVectorCases, roundTo } from '../wasm/vectors.mjs';
-import { openPage, setOptions } from './page.mjs';
+import { openPage, reloadMarked, setOptions, untilStorageKept } from './page.mjs';
 
 // Cases with judgments, document ids and a result, in the page's controls' reach.
 const cases = loadVectorCases().filter((c) => c.expect.ok && c.judgments !== '' && c.expect.columns.rank.length > 2 &&
@@ -44,11 +44,12 @@ for (const c of cases) {
 }
 
 test('the second list survives a reload, points at its own errors, and New calculation clears it with an undo', async ({ page }) => {
-  await openPage(page);
-  await page.fill('#second-ranking', 'd1\nd2\n');
-  await expect(page.locator('#second-results')).toBeVisible();
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openPage(page);
+    await page.fill('#second-ranking', 'd1\nd2\n');
+    await expect(page.locator('#second-results')).toBeVisible();
+    await reloadMarked(page);
+  });
   await expect(page.locator('#second-ranking')).toHaveValue('d1\nd2\n');
   await page.fill('#second-ranking', '{"d1": ');
   await expect(page.locator('#second-diagnostics li.error')).toHaveCount(1);

@@ -2,7 +2,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
-import { KEPT_KEY, openPage, PAGE_URL, pasteText, placeAfterScrolling, untilStorageKept } from './page.mjs';
+import { openPage, PAGE_URL, pasteText, placeAfterScrolling, reloadMarked, untilStorageKept } from './page.mjs';
 
 const TREC = 'tests/trec';
 /** trec_eval's "all" lines of an expected output, as { measure: text }. */
@@ -92,9 +92,7 @@ test('pasted qrels and run work too, and stay after a reload', async ({ page }) 
     await expect(page.locator('#trec-results')).toBeVisible();
     await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("map")') }).locator('td[data-field=mean]'))
       .toHaveText(meansOf('expected/ungrouped.txt').map);
-    await page.evaluate((key) => localStorage.setItem(key, '1'), KEPT_KEY);
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
+    await reloadMarked(page);
   });
   await expect(page.locator('#tab-trec')).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('#run-text')).toHaveValue(readFileSync(`${TREC}/ungrouped.run`, 'utf8'));
@@ -207,19 +205,20 @@ test('thousands of queries: a page of rows at a time, sorted without blocking', 
 });
 
 test('relevance level 0 is sent as 0, and a negative level is a located error', async ({ page }) => {
-  await openTrec(page);
-  await page.fill('#qrels-text', '1 0 d1 0\n1 0 d2 1\n');
-  await page.fill('#run-text', '1 Q0 d1 1 2 t\n1 Q0 d3 2 1 t\n');
-  await page.fill('#trec-measures', 'num_rel num_rel_ret');
-  await page.fill('#trec-level', '0');
-  await page.click('#trec-evaluate');
-  await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("num_rel")') }).locator('td[data-field=mean]')).toHaveText('2');
-  await page.fill('#trec-level', '-1');
-  await page.click('#trec-evaluate');
-  await expect(page.locator('#trec-diagnostics li.error')).toContainText('0 or more');
-  // Typed settings survive a reload without leaving the box.
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
+  await untilStorageKept(page, async () => {
+    await openTrec(page);
+    await page.fill('#qrels-text', '1 0 d1 0\n1 0 d2 1\n');
+    await page.fill('#run-text', '1 Q0 d1 1 2 t\n1 Q0 d3 2 1 t\n');
+    await page.fill('#trec-measures', 'num_rel num_rel_ret');
+    await page.fill('#trec-level', '0');
+    await page.click('#trec-evaluate');
+    await expect(page.locator('#trec-means tr').filter({ has: page.locator('th:text-is("num_rel")') }).locator('td[data-field=mean]')).toHaveText('2');
+    await page.fill('#trec-level', '-1');
+    await page.click('#trec-evaluate');
+    await expect(page.locator('#trec-diagnostics li.error')).toContainText('0 or more');
+    // Typed settings survive a reload without leaving the box.
+    await reloadMarked(page);
+  });
   await expect(page.locator('#trec-level')).toHaveValue('-1');
   await expect(page.locator('#trec-measures')).toHaveValue('num_rel num_rel_ret');
 });
