@@ -270,7 +270,7 @@ function shapeSpans({ qrelsSpans, runSpans }) {
  */
 export function concludeEvaluation(session, request) {
   const { commandLine } = request;
-  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request.trecText, commandLine);
+  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request.trecText, commandLine, request.columnar === true);
   const ok = session.conclude();
   return { ok, commandLine: printedReport(session, commandLine) };
 }
@@ -280,7 +280,7 @@ function printedReport(session, commandLine) {
   return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
 }
 
-export function shapeEvaluation(raw, session, trecText, commandLine) {
+export function shapeEvaluation(raw, session, trecText, commandLine, columnar = false) {
   const printed = commandLine ? printedReport(session, commandLine) : undefined;
   if (!raw.ok) {
     const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
@@ -309,9 +309,11 @@ export function shapeEvaluation(raw, session, trecText, commandLine) {
     result.trec = session.formatTrec(Boolean(perQuery), Boolean(summary));
   }
   if (raw.zscores) result.zscores = true;
-  if (raw.explanation) result.explanation = shapeExplanation(raw.explanation);
+  // As rows, or as the core gives them, a typed array per column (request.columnar).
+  const shape = columnar ? shapeColumnar : shapeExplanation;
+  if (raw.explanation) result.explanation = shape(raw.explanation);
   // options.explainAll: every query's table, in trec_eval's query order
-  if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shapeExplanation(explanation) }));
+  if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shape(explanation) }));
   if (raw.working) result.working = raw.working;
   const querySpans = shapeSpans(raw);
   if (querySpans) result.querySpans = querySpans;
@@ -687,7 +689,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         do {
           for (const chunk of run) feedRun(chunk);
         } while (session.finishRun());
-        return shapeEvaluation(session.result(), session, request.trecText);
+        return shapeEvaluation(session.result(), session, request.trecText, undefined, request.columnar === true);
       } catch (error) {
         return failed(error, 'run');
       } finally {

@@ -242,6 +242,12 @@ export interface EvaluateRequest {
   explainMeasure?: string;
   /** The explanation's cut-off k (ndcg_cut_10: 10); 0 or absent: the whole ranking, as ndcg. */
   explainCutoff?: number | string;
+  /**
+   * Explanations (result.explanation, options.explainAll's result.explanations) one typed array
+   * per column, as explain with `columnar: true` gives them (ColumnarExplanation): a query
+   * ranking tens of thousands of documents then makes no object per rank.
+   */
+  columnar?: boolean;
   /** Also return trec_eval's text: the means only, every query too, or either without the "all" lines (summary: false, -n). */
   trecText?: 'summary' | 'per-query' | { perQuery?: boolean; summary?: boolean };
 }
@@ -434,7 +440,8 @@ export type Evaluation =
       querySpans?: { qrels: QuerySpans | null; run: QuerySpans | null };
       warnings: Diagnostic[];
       trec?: string;
-      explanation?: Explanation;
+      /** A ColumnarExplanation when the request says `columnar: true`. */
+      explanation?: Explanation | ColumnarExplanation;
       /** explainMeasure's working for explainQuery: a row per ranked document, and how the value follows. */
       working?: {
         column: string;

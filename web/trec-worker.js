@@ -141,6 +141,9 @@ async function evaluate(data) {
     explainQuery: data.explainQuery ?? '',
     explainCutoff: data.explainCutoff ?? 0,
     explainMeasure: data.explainMeasure ?? '',
+    // A query's step table a typed array per column: a ranking of tens of thousands of documents
+    // makes no object per rank, here or in the page that receives it.
+    columnar: true,
     onProgress: ({ file, bytes }) => post({ file }, inputs[file].done(bytes), inputs[file].size),
   });
   sliceable(result.querySpans, qrels, run);

@@ -7,6 +7,7 @@ import { csvRow, downloadText } from './export.js';
 import { compareQueries, el, formatNumber } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
+import { stepColumns } from './steps.js';
 import { afterFrame, drawRows, fillAll, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
@@ -680,9 +681,10 @@ function showExplanationRows(e, shown) {
   fillAll($('trec-explain-steps'));
   fillAll($('trec-explain-ideal'));
   const more = $('trec-explain-more');
-  more.hidden = e.rows.length <= shown;
-  more.textContent = `Show all ${e.rows.length} ranks`;
-  more.onclick = () => showExplanationRows(e, e.rows.length);
+  const { length } = stepColumns(e);
+  more.hidden = length <= shown;
+  more.textContent = `Show all ${length} ranks`;
+  more.onclick = () => showExplanationRows(e, length);
 }
 
 /** Back from a query's working to its row in the per-query table. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { createCalculator } from '../../wasm/index.mjs';
+import { createCalculator, rowsOfColumns } from '../../wasm/index.mjs';
 import { CLIS } from './clis.mjs';
 
 const TREC = fileURLToPath(new URL('../trec/', import.meta.url));
@@ -532,6 +532,33 @@ test('--format json carries what the API returns: the same per-query values, mea
     assert.deepEqual(json.stdev, api.stdev, cli.name);
     assert.deepEqual(json.explanation, api.explanation, cli.name);
   }
+});
+
+test('an evaluation asked for columns gives its explanations as explain({ columnar: true }) does', async () => {
+  const calc = await createCalculator();
+  const qrels = readFileSync(join(TREC, 'basic.qrels'));
+  const run = readFileSync(join(TREC, 'basic.run'));
+  const request = { qrels, run, measures: ['ndcg', 'map'], explainQuery: '101' };
+  const rows = calc.evaluate(request);
+  const columns = calc.evaluate({ ...request, columnar: true });
+  const streamed = await calc.evaluateStreams({ ...request, qrels: () => [qrels], run: () => [run], columnar: true });
+  for (const result of [columns, streamed]) {
+    const e = result.explanation;
+    assert.ok(e.columns.gain instanceof Float64Array);
+    assert.equal(e.rows, undefined);
+    assert.equal(e.length, rows.explanation.rows.length);
+    // The same ranks, and the same ideal, as the rows give them.
+    assert.deepEqual(rowsOfColumns(e), rows.explanation.rows);
+    assert.deepEqual(e.ideal.doc.map((doc, i) => ({ doc, grade: e.ideal.grade[i], gain: e.ideal.gain[i] })), rows.explanation.ideal);
+    assert.deepEqual({ ...result, explanation: null }, { ...rows, explanation: null });
+    for (const key of ['summary', 'reading', 'warnings']) assert.deepEqual(e[key], rows.explanation[key]);
+  }
+  // options.explainAll: every query's table, as columns too.
+  const all = calc.evaluate({ qrels, run, measures: ['ndcg'], options: { explainAll: true }, columnar: true });
+  const allRows = calc.evaluate({ qrels, run, measures: ['ndcg'], options: { explainAll: true } });
+  assert.ok(all.explanations.length > 1);
+  assert.deepEqual(all.explanations.map(({ query, explanation }) => ({ query, rows: rowsOfColumns(explanation) })),
+    allRows.explanations.map(({ query, explanation }) => ({ query, rows: explanation.rows })));
 });
 
 test('--format tsv with --explain keeps stdout one table: the working goes to stderr', () => {
