@@ -2,7 +2,7 @@
 // DCG and NDCG (as the core computed them), with the ranks where the two hold different
 // documents marked ≠. Used for a query in two runs (TREC tab) and for two pasted lists.
 import { el, formatNumber } from './format.js';
-import { stepRows } from './steps.js';
+import { stepColumns } from './steps.js';
 
 const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : formatNumber(g, 6, { trim: true }));
 
@@ -12,27 +12,30 @@ const grade = (g) => (g === -1 ? 'not judged' : g === -2 ? 'judged negative' : f
  * names. Returns { differing, length }: how many ranks differ, of how many.
  */
 export function renderSideBySide(parts, { names, explanations, cutoff = 0, decimals = 4 }, limit = 100) {
-  const [ea, eb] = explanations.map((e) => (e ? stepRows(e) : null));
+  // Read a column at a time (stepColumns): a ranking of tens of thousands of documents makes no
+  // object per rank.
+  const [ea, eb] = explanations.map((e) => (e ? stepColumns(e) : null));
   const length = Math.max(ea?.length ?? 0, eb?.length ?? 0);
   const shown = Math.min(length, Math.max(limit, cutoff));
+  const docAt = (e, i) => (e && i < e.length ? e.columns.doc[i] : undefined);
   let differing = 0;
-  for (let i = 0; i < length; i++) if (ea?.[i]?.doc !== eb?.[i]?.doc) differing += 1;
+  for (let i = 0; i < length; i++) if (docAt(ea, i) !== docAt(eb, i)) differing += 1;
   const number = (x) => formatNumber(x, decimals);
-  const cells = (row) => (row
-    ? [el('td', { className: 'doc-id run-start' }, row.doc), el('td', {}, grade(row.grade)), el('td', { className: 'num' }, number(row.term)),
-      el('td', { className: 'num' }, number(row.dcg)), el('td', { className: 'num' }, number(row.ndcg))]
-    : Array.from({ length: 5 }, (_, i) => el('td', { className: i === 0 ? 'run-start' : undefined })));
+  const cells = (e, i) => {
+    if (!e || i >= e.length) return Array.from({ length: 5 }, (_, k) => el('td', { className: k === 0 ? 'run-start' : undefined }));
+    const c = e.columns;
+    return [el('td', { className: 'doc-id run-start' }, c.doc[i]), el('td', {}, grade(c.grade[i])), el('td', { className: 'num' }, number(c.term[i])),
+      el('td', { className: 'num' }, number(c.dcg[i])), el('td', { className: 'num' }, number(c.ndcg[i]))];
+  };
   const header = (name) => ['Document', 'g', 'G / discount', 'DCG', 'NDCG']
     .map((h, i) => el('th', { scope: 'col', title: name, className: i === 0 ? 'run-start' : undefined }, h));
   const rows = [];
   for (let i = 0; i < shown; i++) {
-    const ra = ea?.[i];
-    const rb = eb?.[i];
-    const differs = ra?.doc !== rb?.doc;
+    const differs = docAt(ea, i) !== docAt(eb, i);
     rows.push(el('tr', { className: `${differs ? 'differs' : ''}${i + 1 === cutoff ? ' at-k' : ''}`.trim() || undefined },
       el('th', { scope: 'row' }, String(i + 1)),
       el('td', { className: 'mark', 'aria-label': differs ? 'different documents' : 'same document' }, differs ? '≠' : ''),
-      ...cells(ra), ...cells(rb)));
+      ...cells(ea, i), ...cells(eb, i)));
   }
   parts.table.replaceChildren(
     el('caption', {}, `Rank by rank: ${names[0]} (A) on the left, ${names[1]} (B) on the right`),

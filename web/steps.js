@@ -2,9 +2,9 @@
 // read it a column at a time (stepColumns): the list mode asks the core for that form
 // (calc.explain({ columnar: true })), so an edit of a 1,000-row ranking makes no object per rank
 // for the garbage collector, where the rows' objects (a boxed number for each value) were a third
-// of what an edit allocated. Exports and the side-by-side table read rows (stepRows), made from
-// the columns when they are first asked for. An explanation in rows (the TREC tab's, from its
-// worker) is turned into columns once.
+// of what an edit allocated; the TREC tab's worker asks for it too (evaluate's `columnar`), and
+// the side-by-side table reads columns. Exports read rows (stepRows), made from the columns when
+// they are first asked for. An explanation in rows is turned into columns once.
 import { rowsOfColumns } from '../wasm/api.mjs';
 
 const columnsOf = new WeakMap();

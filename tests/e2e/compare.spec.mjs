@@ -106,15 +106,18 @@ test('a query opens both rankings side by side, with the ranks that hold differe
   await page.click(`#cmp-queries button[data-query="${query}"]`);
   await expect(page.locator('#cmp-side')).toBeVisible();
   // Each run's ranking for the query as the core explains it.
-  const docs = (run) => calc.evaluate({ qrels: read('small.qrels'), run: read(run), measures: ['ndcg'], explainQuery: query })
-    .explanation.rows.map((row) => row.doc);
-  const [a, b] = [docs(RUNS[0]), docs(RUNS[1])];
+  const explained = (run) => calc.evaluate({ qrels: read('small.qrels'), run: read(run), measures: ['ndcg'], explainQuery: query }).explanation.rows;
+  const [ra, rb] = [explained(RUNS[0]), explained(RUNS[1])];
+  const [a, b] = [ra.map((row) => row.doc), rb.map((row) => row.doc)];
   const rows = page.locator('#cmp-side-table tbody tr');
   await expect(rows).toHaveCount(Math.max(a.length, b.length));
+  const numbers = (row) => [row.term, row.dcg, row.ndcg].map((x) => x.toFixed(4).replace(/^-(0\.0+)$/, '$1'));
   for (let i = 0; i < a.length; i++) {
     await expect(rows.nth(i).locator('td.doc-id').first()).toHaveText(a[i]);
     await expect(rows.nth(i).locator('td.doc-id').last()).toHaveText(b[i]);
     await expect(rows.nth(i)).toHaveClass(a[i] === b[i] ? /^(?!.*differs)/ : /differs/);
+    // What each rank adds to DCG, DCG and NDCG: A's three, then B's.
+    if (i < 5) await expect(rows.nth(i).locator('td.num')).toHaveText([...numbers(ra[i]), ...numbers(rb[i])]);
   }
   const differing = a.filter((doc, i) => doc !== b[i]).length;
   await expect(page.locator('#cmp-side-about')).toContainText(`${differing} of ${a.length} ranks hold different documents`);
