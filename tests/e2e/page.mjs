@@ -106,13 +106,14 @@ export async function reloadMarked(page) {
  * the page did: every write before the reload had succeeded, and the new page found
  * localStorage.length 0, with the page as it is and with earlier versions alike. The key tells
  * that apart from a page that did not save: when it is there, the test's own checks of the
- * page's state follow. Every test whose checks after a reload need what the page saved in
- * storage runs its reload so.
+ * page's state follow. Every test whose checks after a reload (or a new load of the page) need
+ * what the page saved in storage runs it so. Resolves the page the checks are for.
  */
 export async function untilStorageKept(page, scenario) {
   for (let attempt = 1; ; attempt++) {
-    await scenario();
-    if (await page.evaluate((key) => localStorage.getItem(key), KEPT_KEY) === '1') return;
+    // A scenario that opens a page of its own for each attempt returns it.
+    const shown = (await scenario()) ?? page;
+    if (await shown.evaluate((key) => localStorage.getItem(key), KEPT_KEY) === '1') return shown;
     expect(attempt, 'the browser kept no storage across three reloads').toBeLessThan(3);
   }
 }
