@@ -1360,23 +1360,40 @@ std::string padded_name(const std::string& name, bool zscores) {
   return out;
 }
 
-// One line: the padded name, the query, and the value as trec_eval prints it ("%6.4f", a whole
-// number as "%ld", NaN as "  -nan"). Built in a buffer and appended once: in wasm each append is a
-// call into the standard library, and a report of 5,000 queries' values made 200,000 of them.
+// A value as trec_eval prints it ("%6.4f", a whole number as "%ld", NaN as "  -nan"), into
+// `out` (room for 400 characters, printf's longest "%6.4f"); its length.
+std::size_t write_value(char* out, double value, bool as_integer) {
+  if (as_integer) {
+    const std::int64_t whole = std::isfinite(value) && std::fabs(value) < 9.2e18
+                                   ? static_cast<std::int64_t>(value)
+                                   : std::int64_t{INT64_MIN};
+    return static_cast<std::size_t>(std::to_chars(out, out + 32, whole).ptr - out);
+  }
+  if (std::isnan(value)) {
+    std::memcpy(out, "  -nan", 6);
+    return 6;
+  }
+  // "%6.4f": at least "0.0000", six characters, so never padded.
+  if (const char* end = write_fixed(out, value, 4)) return static_cast<std::size_t>(end - out);
+  // Infinite, or too large for write_fixed: printf's, up to hundreds of digits.
+  return static_cast<std::size_t>(std::snprintf(out, 400, "%6.4f", value));
+}
+
+// One line: the padded name, the query, and the value. Built in a buffer and appended once: in
+// wasm each append is a call into the standard library, and a report of 5,000 queries' values
+// made 200,000 of them.
 void append_value(std::string& out, const std::string& name, const std::string& qid, double value,
                   bool as_integer) {
-  constexpr std::size_t kValueBytes = 32;  // a value's text (kFixedBytes, a 64-bit integer)
-  static_assert(kValueBytes >= kFixedBytes);
+  char text[400];
+  const std::size_t length = write_value(text, value, as_integer);
   char line[256];
-  const std::size_t fixed = name.size() + qid.size() + 2;  // with their tabs
-  if (fixed + kValueBytes + 1 > sizeof line) {  // a long query id: the same, appended in parts
+  if (name.size() + qid.size() + length + 3 > sizeof line) {  // a long query id or value: in parts
     out += name;
     out += '\t';
     out += qid;
     out += '\t';
-    std::string text;
-    append_value(text, std::string(), std::string(), value, as_integer);
-    out.append(text, 2, std::string::npos);  // past the empty name's and query's tabs
+    out.append(text, length);
+    out += '\n';
     return;
   }
   char* p = line;
@@ -1386,26 +1403,8 @@ void append_value(std::string& out, const std::string& name, const std::string& 
   std::memcpy(p, qid.data(), qid.size());
   p += qid.size();
   *p++ = '\t';
-  char* const value_start = p;
-  if (as_integer) {
-    const std::int64_t whole = std::isfinite(value) && std::fabs(value) < 9.2e18
-                                   ? static_cast<std::int64_t>(value)
-                                   : std::int64_t{INT64_MIN};
-    p = std::to_chars(p, p + kValueBytes, whole).ptr;
-  } else if (std::isnan(value)) {
-    std::memcpy(p, "  -nan", 6);
-    p += 6;
-  } else if (char* end = write_fixed(p, value, 4)) {
-    p = end;  // "%6.4f": at least "0.0000", six characters, so never padded
-  } else {
-    // Infinite, or too large for write_fixed: printf's, up to hundreds of digits.
-    out.append(line, static_cast<std::size_t>(value_start - line));
-    char buffer[400];
-    std::snprintf(buffer, sizeof buffer, "%6.4f", value);
-    out += buffer;
-    out += '\n';
-    return;
-  }
+  std::memcpy(p, text, length);
+  p += length;
   *p++ = '\n';
   out.append(line, static_cast<std::size_t>(p - line));
 }
