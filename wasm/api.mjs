@@ -270,7 +270,7 @@ function shapeSpans({ qrelsSpans, runSpans }) {
  */
 export function concludeEvaluation(session, request) {
   const { commandLine } = request;
-  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request.trecText, commandLine, request.columnar === true);
+  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request, commandLine);
   const ok = session.conclude();
   return { ok, commandLine: printedReport(session, commandLine) };
 }
@@ -280,7 +280,8 @@ function printedReport(session, commandLine) {
   return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
 }
 
-export function shapeEvaluation(raw, session, trecText, commandLine, columnar = false) {
+// `request`'s trecText and columnar say what the result carries besides the values.
+export function shapeEvaluation(raw, session, { trecText, columnar = false }, commandLine) {
   const printed = commandLine ? printedReport(session, commandLine) : undefined;
   if (!raw.ok) {
     const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
@@ -310,7 +311,7 @@ export function shapeEvaluation(raw, session, trecText, commandLine, columnar = 
   }
   if (raw.zscores) result.zscores = true;
   // As rows, or as the core gives them, a typed array per column (request.columnar).
-  const shape = columnar ? shapeColumnar : shapeExplanation;
+  const shape = columnar === true ? shapeColumnar : shapeExplanation;
   if (raw.explanation) result.explanation = shape(raw.explanation);
   // options.explainAll: every query's table, in trec_eval's query order
   if (raw.explanations.length > 0) result.explanations = raw.explanations.map(({ query, explanation }) => ({ query, explanation: shape(explanation) }));
@@ -689,7 +690,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         do {
           for (const chunk of run) feedRun(chunk);
         } while (session.finishRun());
-        return shapeEvaluation(session.result(), session, request.trecText, undefined, request.columnar === true);
+        return shapeEvaluation(session.result(), session, request);
       } catch (error) {
         return failed(error, 'run');
       } finally {

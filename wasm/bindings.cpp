@@ -219,10 +219,9 @@ val parse_command_line(const val& argv) {
   return out;
 }
 
-// What a program prints: { out, err, status }.
-// { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a copy), for a caller
-// that writes it to stdout: a report of thousands of queries is megabytes, and a string of it is
-// decoded here and encoded again to be written.
+// What a program prints: { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a
+// copy), for a caller that writes it to stdout: a report of thousands of queries is megabytes,
+// and a string of it is decoded here and encoded again to be written.
 val report_to_js(const ndcg::cli::Report& r, bool bytes = false) {
   val out = val::object();
   if (bytes) {
