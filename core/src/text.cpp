@@ -396,14 +396,6 @@ char* write_fixed(char* out, double value, unsigned decimals) {
   return out + length;
 }
 
-bool append_fixed(std::string& out, double value, unsigned decimals) {
-  char buffer[kFixedBytes];
-  const char* end = write_fixed(buffer, value, decimals);
-  if (end == nullptr) return false;
-  out.append(buffer, static_cast<std::size_t>(end - buffer));
-  return true;
-}
-
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19

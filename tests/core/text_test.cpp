@@ -351,14 +351,17 @@ TEST_CASE("the readers' byte classes: vector code, words and one byte at a time 
   CHECK(checked == 8 * 16 * 256);
 }
 
-TEST_CASE("append_fixed writes what printf's %.*f writes, or declines") {
+TEST_CASE("write_fixed writes what printf's %.*f writes, or declines") {
   // Values of every kind: uniform in [0, 1) as measures are, ties of every number of decimals
   // (k / 2^j, exact in binary), values a hair either side of a decimal tie, whole numbers,
   // negatives and zeros, tiny and large magnitudes, and any bit pattern.
   std::mt19937_64 random(20261126);
   const auto check = [](double value, unsigned decimals) {
-    std::string ours = "x";
-    const bool written = append_fixed(ours, value, decimals);
+    char fixed[kFixedBytes];
+    const char* end = write_fixed(fixed, value, decimals);
+    const bool written = end != nullptr;
+    const std::string ours =
+        "x" + std::string(fixed, written ? static_cast<std::size_t>(end - fixed) : 0);
     char buffer[400];
     std::snprintf(buffer, sizeof buffer, "%.*f", static_cast<int>(decimals), value);
     const bool should = decimals <= 8 && std::isfinite(value) && std::fabs(value) < 1e10;

@@ -247,15 +247,13 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range = 
 // which the processor cannot forward: natively it cost a third of reading a run's scores.)
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range = nullptr);
 
-// Appends `value` with `decimals` digits after the point (at most 8), as printf's "%.*f" writes
-// it: the exact binary value rounded to the nearest, ties to even, the sign kept for a value that
-// rounds to zero ("-0.0000"). Returns false, appending nothing, for what it does not write (a
-// value that is not finite or is 10^15 or more, more decimals): the caller's printf writes those.
-// For reports of many values, where printf was most of the time taken to write them in wasm.
-bool append_fixed(std::string& out, double value, unsigned decimals);
-// The same into `out`, which has room for kFixedBytes: returns the end of what it wrote, or null
-// where append_fixed returns false. For a report that builds each line in a buffer of its own
-// and appends it once (in wasm each append is a call into the standard library).
+// Writes `value` into `out` (room for kFixedBytes) with `decimals` digits after the point (at
+// most 8), as printf's "%.*f" writes it: the exact binary value rounded to the nearest, ties to
+// even, the sign kept for a value that rounds to zero ("-0.0000"). Returns the end of what it
+// wrote, or null, writing nothing, for what it does not write (a value that is not finite or is
+// 10^15 or more, more decimals): the caller's printf writes those. For reports of many values,
+// where printf was most of the time taken to write them in wasm; a report builds each line in a
+// buffer of its own and appends it once (in wasm each append is a call into libc++).
 constexpr std::size_t kFixedBytes = 32;
 char* write_fixed(char* out, double value, unsigned decimals);
 
