@@ -20,6 +20,10 @@ if (params.get('embed') === '1') {
 
 const MODE_KEY = 'ndcg-calculator:mode';
 
+// The TREC tab's catalogue of measures (offerMeasures), once the core is ready: called when that
+// tab is shown, and in a task after the frame that shows the first result.
+let offerCatalogue = () => {};
+
 /** The two modes are tabs: arrow keys move between them, the choice is remembered. */
 function setUpModes() {
   const tabs = [$('tab-list'), $('tab-trec')];
@@ -30,6 +34,7 @@ function setUpModes() {
       t.tabIndex = on ? 0 : -1;
       $(t.getAttribute('aria-controls')).hidden = !on;
     }
+    if (tab.id === 'tab-trec') offerCatalogue();
     if (focus) tab.focus();
     try {
       localStorage.setItem(MODE_KEY, tab.id);
@@ -81,9 +86,17 @@ async function main() {
   }
   offerPresets(calc.presets());
   listMode.start(calc);
-  // The TREC tab's catalogue of measures after the first result, in the same task: it is built
-  // before the page is next drawn, but the result does not wait for it.
-  offerMeasures(calc.measures(), calc.measureSets());
+  // The catalogue fills a picker of some 300 elements in a hidden tab: built in the task that
+  // showed the first result, it held back the frame that paints it (about 10 ms on a slow
+  // machine). It follows that frame now, unless the TREC tab is the one shown.
+  let offered = false;
+  offerCatalogue = () => {
+    if (offered) return;
+    offered = true;
+    offerMeasures(calc.measures(), calc.measureSets());
+  };
+  if ($('tab-trec').getAttribute('aria-selected') === 'true') offerCatalogue();
+  else requestAnimationFrame(() => setTimeout(offerCatalogue, 0));
   document.body.dataset.ready = 'true';
 }
 
