@@ -2,7 +2,7 @@
 // is significantly better or worse than the baseline, each pair's tests, and for a chosen pair
 // and measure the per-query differences (sorted bars), a scatter of A against B, and their
 // table; a query opens both rankings side by side. The core computes every number shown.
-import { compareQueries, el, formatNumber } from './format.js';
+import { el, formatNumber, sortByQuery } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
 import { drawRows, setSortHeader } from './table.js';
@@ -162,8 +162,8 @@ function renderScatter(container, rows, names) {
 
 function renderQueryTable(rows, names) {
   const { key, descending } = sort;
-  const sorted = [...rows].sort((x, y) => {
-    const order = key === 'query' ? compareQueries(x.query, y.query) : x[key] - y[key];
+  const sorted = key === 'query' ? sortByQuery(rows, descending) : [...rows].sort((x, y) => {
+    const order = x[key] - y[key];
     return descending ? -order : order;
   });
   const table = $('cmp-queries');

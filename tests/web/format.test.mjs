@@ -1,0 +1,58 @@
+// The page's order of query ids: compareQueries compares ids of digits alone itself, and must
+// give the collator's order for them, and leave every other id to the collator.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { compareQueries, sortByQuery } from '../../web/format.js';
+
+const collator = new Intl.Collator(undefined, { numeric: true });
+
+/** The same sign as the collator's for every pair of `ids`, both ways. */
+function agreesWithCollator(ids) {
+  for (const a of ids) {
+    for (const b of ids) {
+      assert.equal(Math.sign(compareQueries(a, b)), Math.sign(collator.compare(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    }
+  }
+}
+
+test('ids of digits alone are ordered by value, as the collator orders them', () => {
+  agreesWithCollator(['1', '2', '10', '9', '301', '0', '00', '007', '7', '70', '0070', '999999999999999999999',
+    '1000000000000000000000', '12345678901234567890123', '12345678901234567890124', '450', '451', '0451']);
+});
+
+test('random ids of digits, with and without leading zeros, agree with the collator', () => {
+  let x = 20261126;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+  const ids = Array.from({ length: 160 }, () => {
+    const zeros = next() % 4 === 0 ? '0'.repeat(1 + (next() % 3)) : '';
+    const digits = Array.from({ length: 1 + (next() % 24) }, () => String(next() % 10)).join('');
+    return zeros + digits;
+  });
+  agreesWithCollator(ids);
+});
+
+test('other ids, and ids mixing digits with other characters, keep the collator\'s order', () => {
+  agreesWithCollator(['1/2', '1/10', '19', '1:2', '/1', '1/', '0/5', 'q1', 'q10', 'q2', 'Q2', '1a', '1', '10a', 'a', 'é1', 'e1', '', '１２', '12', '-1', '1.5', '1 2',
+    `1${'0'.repeat(70)}`, `2${'0'.repeat(69)}`, '٣', '3']);
+});
+
+test('sorting 5,000 TREC query ids puts them in numeric order', () => {
+  const ids = Array.from({ length: 5000 }, (_, i) => String(301 + ((i * 7919) % 5000)));
+  const sorted = [...ids].sort(compareQueries);
+  assert.deepEqual(sorted, [...ids].sort((a, b) => Number(a) - Number(b)));
+});
+
+test('sortByQuery gives the sort the collator gives, both ways, equal ids kept in their order', () => {
+  let x = 7;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+  const pool = ['1', '2', '10', '007', '7', '0', '00', 'q1', 'q10', 'Q2', '1/2', '301', '1234567890123456', '1234567890123457',
+    '999999999999999', '1000000000000000', '12345678901234567', '12345678901234568', '012345678901234567', `1${'0'.repeat(30)}`, '٣', 'é', 'e'];
+  // Rows with repeated ids, told apart by `at`, so that the order of equal ids shows.
+  const rows = Array.from({ length: 400 }, (_, at) => ({ query: pool[next() % pool.length], at }));
+  for (const descending of [false, true]) {
+    const expected = [...rows].sort((a, b) => (descending ? -1 : 1) * collator.compare(a.query, b.query));
+    assert.deepEqual(sortByQuery(rows, descending).map((r) => r.at), expected.map((r) => r.at), descending ? 'descending' : 'ascending');
+  }
+  assert.deepEqual(rows.map((r) => r.at), rows.map((_, i) => i), 'the rows given are not reordered');
+});
