@@ -8,6 +8,7 @@ import { el, setText } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import { renderSecond } from './second-list.js';
 import { stepColumns } from './steps.js';
+import { fittingTogether } from './table.js';
 import {
   ROWS_PER_PAGE, displayOf, renderDiagnostics, renderFormulas, renderHeadline, renderIdeal, renderSteps, selectLine,
 } from './render.js';
@@ -273,8 +274,12 @@ function renderResult() {
   const { result, display, settings } = lastGood;
   renderHeadline($('headline'), result, display);
   renderFormulas($('formulas'), display, settings);
-  const shown = renderSteps($('steps'), result, display, rowLimit);
-  renderIdeal($('ideal-table'), result, display, rowLimit);
+  let shown = 0;
+  // Both tables' columns fitted in one layout of the page, when they are measured.
+  fittingTogether(() => {
+    shown = renderSteps($('steps'), result, display, rowLimit);
+    renderIdeal($('ideal-table'), result, display, rowLimit);
+  });
   const more = $('show-more');
   if (shown < result.length) {
     const button = more ?? el('button', { type: 'button', id: 'show-more' });

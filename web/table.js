@@ -312,24 +312,63 @@ function widestRows(rows, n) {
  * out as a table; more room is shared out in proportion. While the titles stay, columns only
  * widen: a column does not jump back and forth as a long value comes and goes, and a shorter
  * value costs no measuring. A table that is not shown (a hidden tab) is measured once it is.
+ * Inside fittingTogether(), the measuring waits for the end of its drawing.
  */
 export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0) {
+  if (together !== null) {
+    together.set(table, expected);
+    return;
+  }
+  const plan = planFit(table, expected);
+  if (plan !== null) applyFit(plan, measureFit(plan));
+}
+
+// The tables whose columns wait to be fitted, with the rows each expects, inside fittingTogether.
+let together = null;
+
+/**
+ * Runs `draw`, which draws tables, and then fits the columns of every table it drew (fitColumns)
+ * in one layout: measured one after the other, each table's copy was laid out anew, a forced
+ * layout of the page each (15-20 ms apiece for the two tables of a TREC query's explanation, on a
+ * slow machine). All the copies are written first, then all measured, then all fitted.
+ */
+export function fittingTogether(draw) {
+  if (together !== null) {
+    draw();
+    return;
+  }
+  together = new Map();
+  let tables;
+  try {
+    draw();
+  } finally {
+    tables = together;
+    together = null;
+  }
+  const plans = [...tables].map(([table, expected]) => planFit(table, expected)).filter((plan) => plan !== null);
+  const measures = plans.map(measureFit);
+  plans.forEach((plan, i) => applyFit(plan, measures[i]));
+}
+
+// What fitting a table's columns needs measured, its hidden copy written: null when nothing does
+// (a short table, or columns that still fit).
+function planFit(table, expected) {
   const state = bodies.get(table);
   const rows = state?.rows ?? [];
   if (expected <= LONG_ROWS || rows.length === 0 || !table.tHead) {
     table.classList.remove('long');
     if (state) state.fitted = null;
-    return;
+    return null;
   }
   const n = rows[0].lengths.length;
   const titles = table.tHead.dataset.key;
   const fitted = state.fitted?.titles === titles ? state.fitted : null;
-  if (fitted && !state.grew) return;
+  if (fitted && !state.grew) return null;
   const widest = widestRows(rows, n);
   // A length that grew past its column's may have gone again (a row removed, a value shortened).
   if (fitted && widest.every((i, c) => rows[i].lengths[c] <= fitted.lengths[c])) {
     state.grew = false;
-    return;
+    return null;
   }
   if (!state.sizer) {
     // Clipped to nothing, so that it neither shows nor widens the page.
@@ -345,11 +384,21 @@ export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0
     el('thead', {}, el('tr', {}, ...[...table.tHead.rows[0].cells].map((cell) => cell.cloneNode(true)))),
     el('tbody', {}, el('tr', {}, ...widest.map((i, c) => rows[i].tr.cells[c].cloneNode(true)))),
   );
-  const measured = [...copy.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().width);
-  // A row's height, for the blocks not yet laid out to stand in at (style.css): with a guess
-  // instead, a block laid out as it neared the screen moved what was below it, a button a
-  // person was about to click included.
-  const rowSize = copy.tBodies[0].rows[0].getBoundingClientRect().height;
+  return { table, state, rows, titles, fitted, widest, copy };
+}
+
+// The widths of a planned table's columns and the height of a row, from its copy.
+function measureFit({ copy }) {
+  return {
+    widths: [...copy.tHead.rows[0].cells].map((cell) => cell.getBoundingClientRect().width),
+    // A row's height, for the blocks not yet laid out to stand in at (style.css): with a guess
+    // instead, a block laid out as it neared the screen moved what was below it, a button a
+    // person was about to click included.
+    rowSize: copy.tBodies[0].rows[0].getBoundingClientRect().height,
+  };
+}
+
+function applyFit({ table, state, rows, titles, fitted, widest, copy }, { widths: measured, rowSize }) {
   copy.replaceChildren();
   if (measured.every((w) => w === 0)) {
     // Not shown (a hidden tab or section): measured once it is, in the frame that shows it,

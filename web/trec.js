@@ -8,7 +8,7 @@ import { el, formatNumber, sortByQuery } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { stepColumns } from './steps.js';
-import { afterFrame, drawRows, fillAll, setSortHeader } from './table.js';
+import { afterFrame, drawRows, fillAll, fittingTogether, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
@@ -672,12 +672,15 @@ async function explainQuery(query) {
 
 /** The first `shown` ranks of an explanation; the button shows the rest of the same one. */
 function showExplanationRows(e, shown) {
-  renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);
-  renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, shown);
-  // The panel is focused, and so scrolled to, right after: its rows cannot wait for the frame
-  // (the previous query's would show in it).
-  fillAll($('trec-explain-steps'));
-  fillAll($('trec-explain-ideal'));
+  // Both tables' columns fitted in one layout of the page.
+  fittingTogether(() => {
+    renderSteps($('trec-explain-steps'), e, EXPLAIN_DISPLAY, shown);
+    renderIdeal($('trec-explain-ideal'), e, EXPLAIN_DISPLAY, shown);
+    // The panel is focused, and so scrolled to, right after: its rows cannot wait for the frame
+    // (the previous query's would show in it).
+    fillAll($('trec-explain-steps'));
+    fillAll($('trec-explain-ideal'));
+  });
   const more = $('trec-explain-more');
   const { length } = stepColumns(e);
   more.hidden = length <= shown;

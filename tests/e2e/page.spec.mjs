@@ -452,9 +452,20 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
   });
   const titles = await columns('#steps thead tr');
   expect(titles).toHaveLength(11);
+  // Side by side, left to right: as columns, not stacked.
+  expect(titles.every((c, i) => i === 0 || c.left > titles[i - 1].left)).toBe(true);
   for (const rank of [1, 10, 777, 1000]) {
     const cells = await columns(`#steps tbody tr >> nth=${rank - 1}`);
     expect(cells.map(({ left, width }) => ({ left, width }))).toEqual(titles.map(({ left, width }) => ({ left, width })));
+    expect(cells.filter((c) => c.overflows)).toEqual([]);
+  }
+  // The ideal ranking's table, whose columns are fitted in the same layout as these, lines up too.
+  await expect(page.locator('#ideal-table')).toHaveClass(/\blong\b/);
+  const idealTitles = await columns('#ideal-table thead tr');
+  expect(idealTitles.every((c, i) => i === 0 || c.left > idealTitles[i - 1].left)).toBe(true);
+  for (const rank of [1, 500, 1000]) {
+    const cells = await columns(`#ideal-table tbody tr >> nth=${rank - 1}`);
+    expect(cells.map(({ left, width }) => ({ left, width }))).toEqual(idealTitles.map(({ left, width }) => ({ left, width })));
     expect(cells.filter((c) => c.overflows)).toEqual([]);
   }
   // The division at k is the longest cell of its column, and fits it.

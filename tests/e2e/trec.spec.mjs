@@ -43,6 +43,50 @@ test('a click on a query opens its step-by-step tables, ending in its ndcg', asy
   await expect(page.locator('#trec-explain-steps tbody tr').first().locator('.doc-id')).toHaveText('zz');
 });
 
+test('a query\'s two long tables are laid out in blocks, each column lined up with its title', async ({ page }) => {
+  await openTrec(page);
+  // 200 documents, ids of growing length, so that the widest cell of a column is far down it.
+  const run = Array.from({ length: 200 }, (_, i) => `q1 Q0 d${'x'.repeat(i % 37)}${i} ${i + 1} ${200 - i} tag`).join('\n');
+  const qrels = Array.from({ length: 60 }, (_, i) => `q1 0 d${'x'.repeat((i * 3) % 37)}${i * 3} ${1 + (i % 3)}`).join('\n');
+  await pasteText(page, '#qrels-text', qrels);
+  await pasteText(page, '#run-text', run);
+  await page.click('#trec-evaluate');
+  await expect(page.locator('button[data-query="q1"]')).toBeVisible();
+  // Read at the end of the task that drew them (a mutation observer's callback), before any later
+  // frame or task could mend them: the columns are fitted as the tables are drawn, for both.
+  const tables = await page.evaluate(() => new Promise((done) => {
+    const heading = document.getElementById('trec-explain-heading');
+    new MutationObserver((_, observer) => {
+      if (!heading.textContent.includes('q1')) return;
+      observer.disconnect();
+      done(['#trec-explain-steps', '#trec-explain-ideal'].map((selector) => {
+        const table = document.querySelector(selector);
+        const boxes = (tr) => [...tr.cells].map((cell) => {
+          const box = cell.getBoundingClientRect();
+          return { left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width), overflows: cell.scrollWidth > cell.clientWidth + 1 };
+        });
+        const titles = boxes(table.tHead.rows[0]);
+        const rows = [...table.tBodies].flatMap((body) => [...body.rows]);
+        return { selector, long: table.classList.contains('long'), count: rows.length, titles, rows: [0, 49, 99].map((i) => boxes(rows[i])) };
+      }));
+    }).observe(heading, { childList: true, characterData: true, subtree: true });
+    document.querySelector('button[data-query="q1"]').click();
+  }));
+  for (const { selector, long, count, titles, rows } of tables) {
+    expect(long, selector).toBe(true);
+    expect(count, selector).toBe(100);
+    for (const cells of [titles, ...rows]) {
+      // Side by side on one line, left to right: as columns, not stacked.
+      expect(new Set(cells.map((c) => c.top)).size, selector).toBe(1);
+      expect(cells.every((c, i) => i === 0 || c.left > cells[i - 1].left), selector).toBe(true);
+    }
+    for (const cells of rows) {
+      expect(cells.map(({ left, width }) => ({ left, width })), selector).toEqual(titles.map(({ left, width }) => ({ left, width })));
+      expect(cells.filter((c) => c.overflows), selector).toEqual([]);
+    }
+  }
+});
+
 test('a second query\'s long step table is all its own when its panel is shown', async ({ page }) => {
   await openTrec(page);
   // Two queries of 200 documents each, with ids of their own.
