@@ -274,11 +274,11 @@ function renderResult() {
   const { result, display, settings } = lastGood;
   renderHeadline($('headline'), result, display);
   renderFormulas($('formulas'), display, settings);
-  let shown = 0;
   // Both tables' columns fitted in one layout of the page, when they are measured.
-  fittingTogether(() => {
-    shown = renderSteps($('steps'), result, display, rowLimit);
+  const shown = fittingTogether(() => {
+    const rows = renderSteps($('steps'), result, display, rowLimit);
     renderIdeal($('ideal-table'), result, display, rowLimit);
+    return rows;
   });
   const more = $('show-more');
   if (shown < result.length) {

@@ -1,6 +1,7 @@
 // Starts the page: the two modes as tabs, the embed layout, and the wasm core they share.
 import { loadCalculator } from './core.js';
 import { setUpListMode } from './list-mode.js';
+import { afterFrame } from './table.js';
 import { offerMeasures, offerPresets, setUpTrecMode } from './trec.js';
 
 const $ = (id) => document.getElementById(id);
@@ -96,7 +97,7 @@ async function main() {
     offerMeasures(calc.measures(), calc.measureSets());
   };
   if ($('tab-trec').getAttribute('aria-selected') === 'true') offerCatalogue();
-  else requestAnimationFrame(() => setTimeout(offerCatalogue, 0));
+  else afterFrame().then(offerCatalogue);
   document.body.dataset.ready = 'true';
 }
 

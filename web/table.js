@@ -330,17 +330,16 @@ let together = null;
  * Runs `draw`, which draws tables, and then fits the columns of every table it drew (fitColumns)
  * in one layout: measured one after the other, each table's copy was laid out anew, a forced
  * layout of the page each (15-20 ms apiece for the two tables of a TREC query's explanation, on a
- * slow machine). All the copies are written first, then all measured, then all fitted.
+ * slow machine). All the copies are written first, then all measured, then all fitted. Returns
+ * what `draw` returns.
  */
 export function fittingTogether(draw) {
-  if (together !== null) {
-    draw();
-    return;
-  }
+  if (together !== null) return draw();
   together = new Map();
   let tables;
+  let drawn;
   try {
-    draw();
+    drawn = draw();
   } finally {
     tables = together;
     together = null;
@@ -348,6 +347,7 @@ export function fittingTogether(draw) {
   const plans = [...tables].map(([table, expected]) => planFit(table, expected)).filter((plan) => plan !== null);
   const measures = plans.map(measureFit);
   plans.forEach((plan, i) => applyFit(plan, measures[i]));
+  return drawn;
 }
 
 // What fitting a table's columns needs measured, its hidden copy written: null when nothing does

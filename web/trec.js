@@ -732,7 +732,7 @@ async function evaluate() {
   // table: drawn with them, it made that frame longer still (6 ms of a 30 ms task for 5,000
   // queries on a slow machine, and the frame that lays out the table follows it).
   await afterFrame();
-  if (last?.result === result) renderHistogramOf(result);
+  if (evaluation === evaluations) renderHistogramOf(result);
 }
 
 /**

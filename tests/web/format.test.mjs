@@ -1,17 +1,26 @@
-// The page's order of query ids: compareQueries compares ids of digits alone itself, and must
-// give the collator's order for them, and leave every other id to the collator.
+// The page's order of query ids: sortByQuery compares ids of digits alone by value itself, and
+// must give the collator's order for them, and leave every other id to the collator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { compareQueries, sortByQuery } from '../../web/format.js';
+import { sortByQuery } from '../../web/format.js';
 
 const collator = new Intl.Collator(undefined, { numeric: true });
 
-/** The same sign as the collator's for every pair of `ids`, both ways. */
+/**
+ * sortByQuery puts every pair of `ids` in the collator's order, both ways: for each pair, the
+ * two ids sorted as rows, ascending and descending.
+ */
 function agreesWithCollator(ids) {
   for (const a of ids) {
     for (const b of ids) {
-      assert.equal(Math.sign(compareQueries(a, b)), Math.sign(collator.compare(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+      const rows = [{ query: a, at: 0 }, { query: b, at: 1 }];
+      for (const descending of [false, true]) {
+        const sign = Math.sign(collator.compare(a, b)) * (descending ? -1 : 1);
+        // Equal ids keep their order; else the one the collator puts first comes first.
+        const expected = sign > 0 ? [1, 0] : [0, 1];
+        assert.deepEqual(sortByQuery(rows, descending).map((r) => r.at), expected, `${JSON.stringify(a)} vs ${JSON.stringify(b)}${descending ? ', descending' : ''}`);
+      }
     }
   }
 }
@@ -39,7 +48,7 @@ test('other ids, and ids mixing digits with other characters, keep the collator\
 
 test('sorting 5,000 TREC query ids puts them in numeric order', () => {
   const ids = Array.from({ length: 5000 }, (_, i) => String(301 + ((i * 7919) % 5000)));
-  const sorted = [...ids].sort(compareQueries);
+  const sorted = sortByQuery(ids.map((query) => ({ query }))).map((r) => r.query);
   assert.deepEqual(sorted, [...ids].sort((a, b) => Number(a) - Number(b)));
 });
 
@@ -47,7 +56,11 @@ test('sortByQuery gives the sort the collator gives, both ways, equal ids kept i
   let x = 7;
   const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
   const pool = ['1', '2', '10', '007', '7', '0', '00', 'q1', 'q10', 'Q2', '1/2', '301', '1234567890123456', '1234567890123457',
-    '999999999999999', '1000000000000000', '12345678901234567', '12345678901234568', '012345678901234567', `1${'0'.repeat(30)}`, '٣', 'é', 'e'];
+    '999999999999999', '1000000000000000', '12345678901234567', '12345678901234568', '012345678901234567', `1${'0'.repeat(30)}`, '٣', 'é', 'e',
+    // Number() reads these as numbers too; the collator does not order them by those values.
+    '1e3', '999', ' 12', '12', '0x1A', '26', '+5', '5', '-1', 'Infinity',
+    // Past 254 digits the collator compares runs of digits, not values: left to it.
+    '9'.repeat(260), `1${'0'.repeat(299)}`];
   // Rows with repeated ids, told apart by `at`, so that the order of equal ids shows.
   const rows = Array.from({ length: 400 }, (_, at) => ({ query: pool[next() % pool.length], at }));
   for (const descending of [false, true]) {
