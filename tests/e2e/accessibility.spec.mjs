@@ -1,8 +1,7 @@
 // WCAG 2.1 AA contrast (4.5:1 for text) in the light and dark themes, computed from the page's
 // own styles, and keyboard use.
-import { test, expect } from '@playwright/test';
 
-import { openPage } from './page.mjs';
+import { expect, openPage, test } from './page.mjs';
 
 const TEXT_SELECTORS = [
   'body', '.tagline', '.help', '.preset-note', '.control label', 'label[for="ranking"]', '.optional',

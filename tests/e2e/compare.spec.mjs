@@ -1,11 +1,10 @@
 // Several runs compared in the TREC tab, on the built single file from file://: the page shows
 // what the core's compare() gives for the documented data sets of tests/compare (whose numbers
 // tests/wasm/compare.test.mjs holds against an independent computation).
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
 import { createCalculator } from '../../wasm/index.mjs';
-import { openPage, reloadMarked, untilStorageKept } from './page.mjs';
+import { expect, openPage, reloadMarked, test, untilStorageKept } from './page.mjs';
 
 const DIR = 'tests/compare';
 const RUNS = ['small-a.run', 'small-b.run', 'small-c.run'];

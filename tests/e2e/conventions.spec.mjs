@@ -4,10 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { test, expect } from '@playwright/test';
 
 import { roundTo } from '../wasm/vectors.mjs';
-import { gainMapText, openPage, reloadMarked, untilStorageKept } from './page.mjs';
+import { expect, gainMapText, openPage, reloadMarked, test, untilStorageKept } from './page.mjs';
 
 const PRESETS = JSON.parse(readFileSync(new URL('../vectors/presets.json', import.meta.url), 'utf8'));
 const { checks } = JSON.parse(readFileSync(new URL('../vectors/working.json', import.meta.url), 'utf8'));

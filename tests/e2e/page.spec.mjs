@@ -1,7 +1,6 @@
-import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
-import { KEPT_KEY, PAGE_URL, ndcgColumn, openPage, pageLink, pasteText, placeAfterScrolling, reloadMarked, untilStorageKept } from './page.mjs';
+import { expect, KEPT_KEY, ndcgColumn, openPage, PAGE_URL, pageLink, pasteText, placeAfterScrolling, reloadMarked, test, untilStorageKept } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -269,7 +268,9 @@ test('tables and the chart patched through many edits read exactly like those re
     .toEqual(await page.locator('#steps math').evaluateAll((m) => m.map((x) => x.textContent)));
 });
 
-test('the policy allows no inline script but the page\'s own, and the page runs under it', async ({ page }) => {
+test('the policy allows no inline script but the page\'s own, and the page runs under it', async ({ context }) => {
+  // A tab of its own: a script added to its loads would run in every later test's.
+  const page = await context.newPage();
   const violations = [];
   await page.exposeFunction('reportViolation', (v) => violations.push(v));
   await page.addInitScript(() => {
@@ -315,7 +316,9 @@ test('a ranking over 60,000 characters survives a reload, and storage is not emp
   expect(stored).toBe(long.length);
 });
 
-test('the address follows typing at most four times a second, and ends at the last keystroke', async ({ page }) => {
+test('the address follows typing at most four times a second, and ends at the last keystroke', async ({ context }) => {
+  // A tab of its own: a script added to its loads would run in every later test's.
+  const page = await context.newPage();
   // Browsers refuse history.replaceState past a rate (WebKit: 100 calls in 10 s): one call a
   // keystroke would leave the address stale after a few seconds of fast typing.
   await page.addInitScript(() => {
@@ -338,7 +341,9 @@ test('the address follows typing at most four times a second, and ends at the la
   expect(writes).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
 });
 
-test('a reload before the address follows an edit restores that edit, and Copy link copies it', async ({ page }) => {
+test('a reload before the address follows an edit restores that edit, and Copy link copies it', async ({ context }) => {
+  // A tab of its own: a script added to its loads would run in every later test's.
+  const page = await context.newPage();
   await page.addInitScript(() => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (text) => { window.copied = text; } } });
   });

@@ -1,10 +1,9 @@
 // The one-list mode's second list, driven by the shared vectors: with a vector's judgments and
 // conventions, its ranking pasted as the second list shows the vector's NDCG@k and documents,
 // beside a first list that differs from it, with exactly the differing ranks marked.
-import { test, expect } from '@playwright/test';
 
 import { loadVectorCases, roundTo } from '../wasm/vectors.mjs';
-import { openPage, reloadMarked, setOptions, untilStorageKept } from './page.mjs';
+import { expect, openPage, reloadMarked, setOptions, test, untilStorageKept } from './page.mjs';
 
 // Cases with judgments, document ids and a result, in the page's controls' reach.
 const cases = loadVectorCases().filter((c) => c.expect.ok && c.judgments !== '' && c.expect.columns.rank.length > 2 &&

@@ -2,9 +2,8 @@
 // user would (numbered as in the report that found them), and shows it gone.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect } from '@playwright/test';
 
-import { PAGE_URL, openPage } from './page.mjs';
+import { expect, openPage, PAGE_URL, test } from './page.mjs';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
 const row = (page, table, rank) => page.locator(`${table} tbody tr`).nth(rank - 1);

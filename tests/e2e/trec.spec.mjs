@@ -1,8 +1,7 @@
 // The TREC files mode, on the built single file from file://.
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
-import { openPage, PAGE_URL, pasteText, placeAfterScrolling, reloadMarked, untilStorageKept } from './page.mjs';
+import { expect, openPage, PAGE_URL, pasteText, placeAfterScrolling, reloadMarked, test, untilStorageKept } from './page.mjs';
 
 const TREC = 'tests/trec';
 /** trec_eval's "all" lines of an expected output, as { measure: text }. */
