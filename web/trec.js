@@ -10,6 +10,7 @@ import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps 
 import { stepColumns } from './steps.js';
 import { afterFrame, drawRows, fillAll, fittingTogether, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
+import { unpackResult } from './transfer.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -321,7 +322,7 @@ function ask(target, message, onProgress) {
     target.onmessage = ({ data }) => {
       if (mine !== job) return;
       if (data.type === 'progress') onProgress(data);
-      else if (data.type === 'done') resolve(data.result);
+      else if (data.type === 'done') resolve(unpackResult(data.result));
       else resolve(workerFailed(mine, data.message));
     };
     target.onerror = (event) => {
