@@ -10,6 +10,12 @@ export { expect };
 
 export const PAGE_URL = pathToFileURL(resolve('dist/ndcg-calculator.html')).href;
 
+// Playwright's own defaults for what a tab is made with (its page fixture's context).
+const TAB_DEFAULTS = {
+  isMobile: false, hasTouch: false, locale: 'en-US', deviceScaleFactor: undefined, javaScriptEnabled: true, offline: false,
+  timezoneId: undefined, userAgent: undefined,
+};
+
 // What a test may leave on its tab and the next test must not meet.
 const TAB_EVENTS = ['console', 'dialog', 'pageerror', 'request', 'requestfailed', 'response', 'popup', 'worker', 'crash'];
 
@@ -19,9 +25,9 @@ const TAB_EVENTS = ['console', 'dialog', 'pageerror', 'request', 'requestfailed'
  * in a tab it has: on two cores that was most of the browser suite's time. Before each test the
  * tab is emptied of what the last one left: its other tabs, listeners and routes, the storage
  * and session storage of file:// pages (a blank file:// document clears them), the viewport and
- * the emulated media. A test that adds a script to every load of its tab (addInitScript) opens a
- * tab of its own (`context.newPage()`); one that asks for a phone's viewport (`isMobile`,
- * `hasTouch`) gets one.
+ * the emulated media (set to what the test asks for). A test that adds a script to every load of
+ * its tab (addInitScript) opens a tab of its own (`context.newPage()`); one that asks for what a
+ * tab is made with (a phone's `isMobile` and `hasTouch`, a locale, …) gets one.
  */
 export const test = base.extend({
   workerTab: [async ({ browser }, use) => {
@@ -34,15 +40,18 @@ export const test = base.extend({
     rmSync(dir, { recursive: true, force: true });
   }, { scope: 'worker' }],
 
-  page: async ({ workerTab, browser, viewport, isMobile, hasTouch }, use) => {
-    if (isMobile || hasTouch) {
-      const context = await browser.newContext({ viewport, isMobile, hasTouch });
+  page: async ({ workerTab, browser, viewport, colorScheme, reducedMotion, forcedColors, isMobile, hasTouch, locale, deviceScaleFactor, javaScriptEnabled, offline, timezoneId, userAgent }, use) => {
+    // What a tab cannot change once made: a test that asks for any of it (test.use) other than
+    // Playwright's defaults gets a context of its own, with everything it asked for.
+    const made = { isMobile, hasTouch, locale, deviceScaleFactor, javaScriptEnabled, offline, timezoneId, userAgent };
+    if (viewport === null || Object.entries(made).some(([name, value]) => value !== TAB_DEFAULTS[name])) {
+      const context = await browser.newContext({ ...made, viewport, colorScheme, reducedMotion, forcedColors });
       await use(await context.newPage());
       await context.close();
       return;
     }
     if (workerTab.page === null || workerTab.page.isClosed()) {
-      workerTab.page = await (await browser.newContext()).newPage();
+      workerTab.page = await (await browser.newContext(TAB_DEFAULTS)).newPage();
     }
     const page = workerTab.page;
     for (const other of page.context().pages()) if (other !== page) await other.close();
@@ -52,7 +61,7 @@ export const test = base.extend({
       sessionStorage.clear();
     });
     await page.setViewportSize(viewport ?? { width: 1280, height: 720 });
-    await page.emulateMedia({ media: null, colorScheme: 'light' });
+    await page.emulateMedia({ media: null, colorScheme, reducedMotion, forcedColors });
     try {
       await use(page);
     } finally {

@@ -1,5 +1,5 @@
 // The tests share one tab per worker (page.mjs's `test`): what one test leaves on it, the next
-// must not meet. Serial, so that the second test runs in the first one's worker, on its tab.
+// must not meet, and what a test asks for (test.use) it gets. Serial: one worker runs them in order.
 import { expect, openPage, PAGE_URL, test } from './page.mjs';
 
 test.describe.configure({ mode: 'serial' });
@@ -33,4 +33,25 @@ test('the next test in the worker gets the same tab, with none of it', async ({ 
   await openPage(page);
   expect(page.url().startsWith(PAGE_URL)).toBe(true);
   await expect(page.locator('#ranking')).not.toHaveValue('left-behind 3');
+});
+
+test.describe('a test that asks for dark media', () => {
+  test.use({ colorScheme: 'dark' });
+  test('gets the same tab, its media set so', async ({ page }) => {
+    expect(page).toBe(firstTab);
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+  });
+});
+
+test.describe('a test that asks for another locale', () => {
+  test.use({ locale: 'de-DE' });
+  test('gets a tab of its own, made with it', async ({ page }) => {
+    expect(page).not.toBe(firstTab);
+    expect(await page.evaluate(() => navigator.language)).toBe('de-DE');
+  });
+});
+
+test('the next test gets the shared tab again, in the default locale and light media', async ({ page }) => {
+  expect(page).toBe(firstTab);
+  expect(await page.evaluate(() => [navigator.language, matchMedia('(prefers-color-scheme: dark)').matches])).toEqual(['en-US', false]);
 });
