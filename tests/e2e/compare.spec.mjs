@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 
 import { createCalculator } from '../../wasm/index.mjs';
-import { expect, openPage, reloadMarked, test, untilStorageKept } from './page.mjs';
+import { expect, openPage, pasteText, reloadMarked, test, untilStorageKept } from './page.mjs';
 
 const DIR = 'tests/compare';
 const RUNS = ['small-a.run', 'small-b.run', 'small-c.run'];
@@ -127,11 +127,11 @@ test('pasted runs in added boxes are compared and survive a reload; removing the
   await untilStorageKept(page, async () => {
     await openPage(page, { search: '?mode=trec' });
     await page.fill('#trec-measures', MEASURES.join(' '));
-    await page.fill('#qrels-text', read('small.qrels'));
-    await page.fill('#run-text', read(RUNS[0]));
+    await pasteText(page, '#qrels-text', read('small.qrels'));
+    await pasteText(page, '#run-text', read(RUNS[0]));
     await page.click('#trec-add-run');
     await expect(page.locator('#cmp-options')).toBeVisible();
-    await page.fill('#run-2-text', read(RUNS[1]));
+    await pasteText(page, '#run-2-text', read(RUNS[1]));
     await page.selectOption('#cmp-test', 't');
     await page.click('#trec-evaluate');
     await expect(page.locator('#cmp-results')).toBeVisible();
@@ -152,8 +152,8 @@ test('pasted runs in added boxes are compared and survive a reload; removing the
 
 test('an error in the second run names it, and an empty added box is pointed at', async ({ page }) => {
   await openPage(page, { search: '?mode=trec' });
-  await page.fill('#qrels-text', read('small.qrels'));
-  await page.fill('#run-text', read(RUNS[0]));
+  await pasteText(page, '#qrels-text', read('small.qrels'));
+  await pasteText(page, '#run-text', read(RUNS[0]));
   await page.click('#trec-add-run');
   await page.click('#trec-evaluate');
   await expect(page.locator('#trec-status')).toHaveText('Run 2 is empty: choose or paste a run, or remove its box.');

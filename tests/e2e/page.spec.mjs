@@ -7,7 +7,7 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 /** 1,000 ranked documents, 300 of them judged: the step table is laid out in blocks. */
 async function enterLongRanking(page) {
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
   await pasteText(page, '#ranking', Array.from({ length: 1000 }, (_, i) => `doc-${i}`).join('\n'));
   await expect(page.locator('#steps tbody tr')).toHaveCount(1000);
 }
@@ -508,7 +508,7 @@ test('a long ranking is laid out a block of rows at a time, its columns lined up
 test('what is below a long ranking stays where it was scrolled to while the rows above it are laid out', async ({ page }) => {
   await openPage(page);
   // 730 ranks: fourteen blocks of 50 rows and one of 30, none laid out until near the screen.
-  await page.fill('#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
+  await pasteText(page, '#judgments', Array.from({ length: 300 }, (_, i) => `doc-${i * 3} ${1 + (i % 3)}`).join('\n'));
   await pasteText(page, '#ranking', Array.from({ length: 730 }, (_, i) => `doc-${i}`).join('\n'));
   await expect(page.locator('#steps tbody tr')).toHaveCount(730);
   for (const selector of ['#steps tbody tr >> nth=400', '#ideal-table caption', '#chart']) {
