@@ -60,7 +60,7 @@ export const test = base.extend({
       localStorage.clear();
       sessionStorage.clear();
     });
-    await page.setViewportSize(viewport ?? { width: 1280, height: 720 });
+    await page.setViewportSize(viewport);
     await page.emulateMedia({ media: null, colorScheme, reducedMotion, forcedColors });
     try {
       await use(page);
