@@ -315,12 +315,8 @@ function widestRows(rows, n) {
  * Inside fittingTogether(), the measuring waits for the end of its drawing.
  */
 export function fitColumns(table, expected = bodies.get(table)?.rows.length ?? 0) {
-  if (together !== null) {
-    together.set(table, expected);
-    return;
-  }
-  const plan = planFit(table, expected);
-  if (plan !== null) applyFit(plan, measureFit(plan));
+  if (together !== null) together.set(table, expected);
+  else fitAll([[table, expected]]);
 }
 
 // The tables whose columns wait to be fitted, with the rows each expects, inside fittingTogether.
@@ -344,10 +340,16 @@ export function fittingTogether(draw) {
     tables = together;
     together = null;
   }
-  const plans = [...tables].map(([table, expected]) => planFit(table, expected)).filter((plan) => plan !== null);
+  fitAll(tables);
+  return drawn;
+}
+
+// Fits the columns of each [table, expected rows] of `entries`: every copy written, then every
+// one measured (one layout), then every table fitted.
+function fitAll(entries) {
+  const plans = [...entries].map(([table, expected]) => planFit(table, expected)).filter((plan) => plan !== null);
   const measures = plans.map(measureFit);
   plans.forEach((plan, i) => applyFit(plan, measures[i]));
-  return drawn;
 }
 
 // What fitting a table's columns needs measured, its hidden copy written: null when nothing does
