@@ -7,6 +7,12 @@ import { sortByQuery } from '../../web/format.js';
 
 const collator = new Intl.Collator(undefined, { numeric: true });
 
+/** A repeatable stream of pseudo-random integers from `seed` (a linear congruential generator). */
+function randoms(seed) {
+  let x = seed;
+  return () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+}
+
 /**
  * sortByQuery puts every pair of `ids` in the collator's order, both ways: for each pair, the
  * two ids sorted as rows, ascending and descending.
@@ -31,8 +37,7 @@ test('ids of digits alone are ordered by value, as the collator orders them', ()
 });
 
 test('random ids of digits, with and without leading zeros, agree with the collator', () => {
-  let x = 20261126;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+  const next = randoms(20261126);
   const ids = Array.from({ length: 160 }, () => {
     const zeros = next() % 4 === 0 ? '0'.repeat(1 + (next() % 3)) : '';
     const digits = Array.from({ length: 1 + (next() % 24) }, () => String(next() % 10)).join('');
@@ -53,8 +58,7 @@ test('sorting 5,000 TREC query ids puts them in numeric order', () => {
 });
 
 test('sortByQuery gives the sort the collator gives, both ways, equal ids kept in their order', () => {
-  let x = 7;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+  const next = randoms(7);
   const pool = ['1', '2', '10', '007', '7', '0', '00', 'q1', 'q10', 'Q2', '1/2', '301', '1234567890123456', '1234567890123457',
     '999999999999999', '1000000000000000', '12345678901234567', '12345678901234568', '012345678901234567', `1${'0'.repeat(30)}`, '٣', 'é', 'e',
     // Number() reads these as numbers too; the collator does not order them by those values.
