@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { generate, openBuiltPage, range, timed } from './common.mjs';
+import { generate, nodeEnvironments, openBuiltPage, range, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUERIES = Number(process.env.BENCH_COMPARE_QUERIES ?? 5000);
@@ -35,11 +35,11 @@ const args = ['compare', ...MEASURES.flatMap((m) => ['-m', m]), '--test', 'rando
 const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;
 const rows = [];
 let reference = null;
-for (const [name, command, prefix] of [
+for (const [name, command, prefix, env] of [
   ...(nativeCli ? [['ndcg-calc compare (native)', nativeCli, []]] : []),
-  ['ndcg-calc compare (Node, wasm)', process.execPath, ['wasm/cli.mjs']],
+  ...nodeEnvironments().map(({ label, env }) => [`ndcg-calc compare (Node, wasm${label})`, process.execPath, ['wasm/cli.mjs'], env]),
 ]) {
-  const results = Array.from({ length: RUNS }, () => timed(command, [...prefix, ...args]));
+  const results = Array.from({ length: RUNS }, () => timed(command, [...prefix, ...args], env));
   reference ??= results[0].stdout;
   rows.push({ name, times: results.map((r) => r.seconds), peaks: results.map((r) => r.peakMB).filter((x) => x !== null),
     note: results.every((r) => r.stdout === reference) ? 'same output as the first' : 'OUTPUT DIFFERS' });

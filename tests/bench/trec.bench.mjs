@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { generate, openBuiltPage, range, shuffled, timed } from './common.mjs';
+import { generate, nodeEnvironments, openBuiltPage, range, shuffled, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
@@ -67,7 +67,7 @@ const trecEval = process.env.TREC_EVAL ?? onPath('trec_eval');
 const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;
 const evaluators = [
   ...(trecEval ? [{ name: 'trec_eval', command: trecEval, args: [] }] : []),
-  { name: 'ndcg-calc (Node, wasm)', command: process.execPath, args: ['wasm/cli.mjs'] },
+  ...nodeEnvironments().map(({ label, env }) => ({ name: `ndcg-calc (Node, wasm${label})`, command: process.execPath, args: ['wasm/cli.mjs'], env })),
   ...(nativeCli ? [{ name: 'ndcg-calc (native)', command: nativeCli, args: [] }] : []),
 ];
 
@@ -83,7 +83,7 @@ function timeEvaluators(files, row) {
     const peaks = [];
     let same = null;
     for (let i = 0; i < RUNS; i++) {
-      const r = timed(e.command, [...e.args, '-q', ...MEASURES, files.qrels, files.run]);
+      const r = timed(e.command, [...e.args, '-q', ...MEASURES, files.qrels, files.run], e.env);
       times.push(r.seconds);
       if (r.peakMB !== null) peaks.push(r.peakMB);
       if (e.name === 'trec_eval') reference.stdout = r.stdout;
@@ -124,6 +124,11 @@ for (const queries of SIZES) {
 }
 
 console.log(`TREC evaluation, -q with ${MEASURES.filter((m) => m !== '-m').join(', ')}; ${RUNS} runs each, range of the runs (not the best)\n`);
+if (nodeEnvironments().length > 1) {
+  // What the variable costs every Node program here, whatever it does: Node's start alone.
+  const starts = nodeEnvironments().map(({ env }) => Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], env).seconds));
+  console.log(`NODE_EXTRA_CA_CERTS is set: Node starts (node -e 0) in ${range(starts[0], 2)} s with it, ${range(starts[1], 2)} s without it.\n`);
+}
 console.log('| run | evaluator | time (s) | MB/s | peak RSS (MB) | trec_eval time ÷ this | output = trec_eval\'s | |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
