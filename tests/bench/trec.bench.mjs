@@ -3,7 +3,8 @@
 //    deterministically, with qrels judging about one document in 17, and the small one with its
 //    lines shuffled (a run not grouped by query; not in the page);
 //  * each evaluator evaluates each run RUNS times (the table gives the range, not the best):
-//    trec_eval (when it is on PATH, for comparison), ndcg-calc (Node, wasm core), the native
+//    trec_eval (when it is on PATH, for comparison), ndcg-calc (Node, wasm core; with and without
+//    NODE_EXTRA_CA_CERTS when that is set, common.mjs's nodeEnvironments), the native
 //    ndcg-calc when it has been built, and the page's TREC mode in headless Chromium (time from
 //    choosing the run file to the means shown, and the page's slowest frame meanwhile);
 //  * time, MB/s, peak resident memory (/usr/bin/time), the ratio to trec_eval's time from the
