@@ -1,6 +1,5 @@
 // WCAG 2.1 AA contrast (4.5:1 for text) in the light and dark themes, computed from the page's
 // own styles, and keyboard use.
-
 import { expect, openPage, test } from './page.mjs';
 
 const TEXT_SELECTORS = [

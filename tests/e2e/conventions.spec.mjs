@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-
 import { roundTo } from '../wasm/vectors.mjs';
 import { expect, gainMapText, openPage, reloadMarked, test, untilStorageKept } from './page.mjs';
 

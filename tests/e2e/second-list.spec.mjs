@@ -1,7 +1,6 @@
 // The one-list mode's second list, driven by the shared vectors: with a vector's judgments and
 // conventions, its ranking pasted as the second list shows the vector's NDCG@k and documents,
 // beside a first list that differs from it, with exactly the differing ranks marked.
-
 import { loadVectorCases, roundTo } from '../wasm/vectors.mjs';
 import { expect, openPage, reloadMarked, setOptions, test, untilStorageKept } from './page.mjs';
 
