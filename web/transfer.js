@@ -30,6 +30,11 @@ export function packResult(result) {
   return { ...rest, perQueryColumns: { queries: perQuery.map((q) => q.query).join('\n'), names, values } };
 }
 
+/** The memory of packResult's columns, to be moved with the message rather than copied. */
+export function movedBuffers(packed) {
+  return (packed?.perQueryColumns?.values ?? []).map((column) => column.buffer);
+}
+
 /** The result packResult was given: perQuery as objects again, in the same order. */
 export function unpackResult(packed) {
   if (packed?.perQueryColumns === undefined) return packed;

@@ -1,7 +1,7 @@
 // Evaluates a qrels/run pair off the page's thread, so a 200 MB run never freezes the page. The
 // page sends the source text of the core module it loads itself (one copy of the wasm in the file).
 import { compileWasm, importCoreScript, loadCalculator } from './core-loader.js';
-import { packResult } from './transfer.js';
+import { movedBuffers, packResult } from './transfer.js';
 
 let calculator = null;
 
@@ -76,8 +76,7 @@ self.onmessage = async ({ data }) => {
   try {
     calculator ??= await loadCalculator(importCoreScript(data.coreSource), compileWasm(data.coreWasm));
     const result = packResult(await work(data));
-    // The per-query columns' memory moves to the page rather than being copied.
-    self.postMessage({ type: 'done', result }, (result?.perQueryColumns?.values ?? []).map((column) => column.buffer));
+    self.postMessage({ type: 'done', result }, movedBuffers(result));
   } catch (error) {
     self.postMessage({ type: 'failed', message: error?.message ?? String(error) });
   }

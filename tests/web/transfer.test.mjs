@@ -6,15 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { createCalculator } from '../../wasm/index.mjs';
-import { packResult, unpackResult } from '../../web/transfer.js';
+import { movedBuffers, packResult, unpackResult } from '../../web/transfer.js';
 
 const TREC = new URL('../trec/', import.meta.url);
 
 /** What the page receives: the packed result through a structured clone, its columns moved. */
 function posted(result) {
   const packed = packResult(result);
-  const transfer = (packed?.perQueryColumns?.values ?? []).map((column) => column.buffer);
-  return unpackResult(structuredClone(packed, { transfer }));
+  return unpackResult(structuredClone(packed, { transfer: movedBuffers(packed) }));
 }
 
 test('an evaluation of trec_eval\'s test files arrives as the API gave it, its values as columns on the way', async () => {
@@ -33,6 +32,10 @@ test('an evaluation of trec_eval\'s test files arrives as the API gave it, its v
   assert.equal(packed.perQueryColumns.names.length, 5);
   assert.ok(packed.perQueryColumns.values.every((column) => column instanceof Float64Array && column.length === result.perQuery.length));
   assert.deepEqual(posted(result), result);
+  // The columns' memory moves with the message: left behind, they are empty.
+  structuredClone(packed, { transfer: movedBuffers(packed) });
+  assert.ok(packed.perQueryColumns.values.every((column) => column.length === 0));
+  assert.deepEqual(movedBuffers(result), []);
 });
 
 test('every double survives, NaN and -0 included, and ids keep their order and spelling', () => {
