@@ -72,9 +72,10 @@ async function pageRun(files) {
 
 const trecEval = process.env.TREC_EVAL ?? onPath('trec_eval');
 const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/ndcg-calc') : null;
+const nodeSettings = nodeEnvironments();
 const evaluators = [
   ...(trecEval ? [{ name: 'trec_eval', command: trecEval, args: [] }] : []),
-  ...nodeEnvironments().map(({ label, env }) => ({ name: `ndcg-calc (Node, wasm${label})`, command: process.execPath, args: ['wasm/cli.mjs'], env })),
+  ...nodeSettings.map(({ label, env }) => ({ name: `ndcg-calc (Node, wasm${label})`, command: process.execPath, args: ['wasm/cli.mjs'], env })),
   ...(nativeCli ? [{ name: 'ndcg-calc (native)', command: nativeCli, args: [] }] : []),
 ];
 
@@ -131,9 +132,9 @@ for (const queries of SIZES) {
 }
 
 console.log(`TREC evaluation, -q with ${MEASURES.filter((m) => m !== '-m').join(', ')}; ${RUNS} runs each, range of the runs (not the best)\n`);
-if (nodeEnvironments().length > 1) {
+if (nodeSettings.length > 1) {
   // What the variable costs every Node program here, whatever it does: Node's start alone.
-  const starts = nodeEnvironments().map(({ env }) => Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], env).seconds));
+  const starts = nodeSettings.map(({ env }) => Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], env).seconds));
   console.log(`NODE_EXTRA_CA_CERTS is set: Node starts (node -e 0) in ${range(starts[0], 2)} s with it, ${range(starts[1], 2)} s without it.\n`);
 }
 console.log('| run | evaluator | time (s) | MB/s | peak RSS (MB) | trec_eval time ÷ this | output = trec_eval\'s | |');
