@@ -860,181 +860,306 @@ bool reads_format(const MeasureDef& d, RelFormat format) {
   return needs_judgment_groups(d) ? format == RelFormat::qrels_jg : format == RelFormat::qrels;
 }
 
+namespace {
+
+// One measure's value for one query: what compute_measure was given.
+struct MeasureCall {
+  const Measure& m;
+  const Ranked& r;
+  const MeasureContext& c;
+  double* v;                          // its columns, zeroed
+  std::string* text;                  // for a text measure, when asked for
+  const std::vector<Ranked>* groups;  // the judgment groups' rankings, for the *_avgjg measures
+};
+
+// Each group's value, added in the groups' order, then divided by their number (when more than
+// one), as trec_eval does.
+template <class OfGroup>
+void over_groups(const MeasureCall& x, std::size_t width, OfGroup of_group) {
+  if (x.groups == nullptr || x.groups->empty()) return;
+  std::vector<double> one(width);
+  for (const Ranked& g : *x.groups) {
+    std::fill(one.begin(), one.end(), 0.0);
+    const MeasureContext gc{x.c.relevance_level, g.num_rel, g.num_rel_ret, x.c.docs_in_collection};
+    of_group(g, gc, one.data());
+    for (std::size_t i = 0; i < width; ++i) x.v[i] += one[i];
+  }
+  if (x.groups->size() > 1) {
+    for (std::size_t i = 0; i < width; ++i) x.v[i] /= static_cast<double>(x.groups->size());
+  }
+}
+
+void compute_map_avgjg(const MeasureCall& x) {
+  over_groups(x, 1, [](const Ranked& g, const MeasureContext& gc, double* v) {
+    v[0] = average_precision(g, gc);
+  });
+}
+void compute_P_avgjg(const MeasureCall& x) {
+  over_groups(x, x.m.cutoffs.size() + x.m.values.size(),
+              [&x](const Ranked& g, const MeasureContext& gc, double* v) {
+                precision_like(x.m, g, gc, v, AtCutoff::precision);
+              });
+}
+void compute_Rprec_mult_avgjg(const MeasureCall& x) {
+  over_groups(
+      x, x.m.cutoffs.size() + x.m.values.size(),
+      [&x](const Ranked& g, const MeasureContext& gc, double* v) { rprec_mult(x.m, g, gc, v); });
+}
+
+void compute_num_q(const MeasureCall& x) {
+  x.v[0] = 1;
+}
+void compute_num_ret(const MeasureCall& x) {
+  x.v[0] = as_double(x.r.num_ret());
+}
+void compute_num_rel(const MeasureCall& x) {
+  x.v[0] = as_double(x.c.num_rel);
+}
+void compute_num_rel_ret(const MeasureCall& x) {
+  x.v[0] = as_double(x.c.num_rel_ret);
+}
+void compute_map(const MeasureCall& x) {
+  x.v[0] = average_precision(x.r, x.c);
+}
+void compute_gm_map(const MeasureCall& x) {
+  x.v[0] = std::log(std::max(average_precision(x.r, x.c), kMinGeoMean));
+}
+void compute_Rprec(const MeasureCall& x) {
+  const std::int64_t look = std::min(x.r.num_ret(), x.c.num_rel);
+  std::int64_t so_far = 0;
+  for (std::int64_t i = 0; i < look; ++i) {
+    so_far += x.r.rel[static_cast<std::size_t>(i)] >= x.c.relevance_level ? 1 : 0;
+  }
+  if (look > 0) x.v[0] = as_double(so_far) / as_double(x.c.num_rel);
+}
+void compute_bpref(const MeasureCall& x) {
+  x.v[0] = bpref(x.r, x.c);
+}
+void compute_gm_bpref(const MeasureCall& x) {
+  x.v[0] = std::log(std::max(bpref(x.r, x.c), kMinGeoMean));
+}
+void compute_recip_rank(const MeasureCall& x) {
+  for (std::int64_t i = 0; i < x.r.num_ret(); ++i) {
+    if (x.r.rel[static_cast<std::size_t>(i)] >= x.c.relevance_level) {
+      x.v[0] = 1.0 / as_double(i + 1);
+      return;
+    }
+  }
+}
+void compute_iprec_at_recall(const MeasureCall& x) {
+  interpolated(x.r, x.c, x.m.values, [&x](std::size_t i, double value) { x.v[i] = value; });
+}
+void compute_11pt_avg(const MeasureCall& x) {
+  double sum = 0;
+  interpolated(x.r, x.c, x.m.values, [&sum](std::size_t, double value) { sum += value; });
+  x.v[0] = sum / as_double(static_cast<std::int64_t>(x.m.values.size()));
+}
+template <AtCutoff kind>
+void compute_at_cutoffs(const MeasureCall& x) {
+  precision_like(x.m, x.r, x.c, x.v, kind);
+}
+void compute_err(const MeasureCall& x) {
+  expected_reciprocal_rank(x.m, x.r, x.v);
+}
+void compute_ndcg_exp(const MeasureCall& x) {
+  exponential_ndcg(x.m, x.r, x.v);
+}
+void compute_relstring(const MeasureCall& x) {
+  if (x.text != nullptr) *x.text = relevance_string(x.m, x.r);
+}
+void compute_infAP(const MeasureCall& x) {
+  std::int64_t nonrel = 0;
+  std::int64_t rel_so_far = 0;
+  std::int64_t unjudged = 0;
+  double sum = 0;
+  for (std::int64_t j = 0; j < x.r.num_ret(); ++j) {
+    const std::int64_t rel = x.r.rel[static_cast<std::size_t>(j)];
+    if (rel == kNotInPool) continue;
+    if (rel == kJudgedNegative) {
+      ++unjudged;
+      continue;
+    }
+    if (rel < x.c.relevance_level) {
+      ++nonrel;
+      continue;
+    }
+    ++rel_so_far;
+    if (j == 0) {
+      sum += 1.0;
+    } else {
+      const double fj = as_double(j);
+      const double above = as_double(rel_so_far - 1);
+      sum += 1.0 / (fj + 1.0) +
+             (fj / (fj + 1.0)) * ((above + as_double(nonrel) + as_double(unjudged)) / fj) *
+                 ((above + kInfApEpsilon) / (above + as_double(nonrel) + 2 * kInfApEpsilon));
+    }
+  }
+  x.v[0] = x.c.num_rel > 0 ? sum / as_double(x.c.num_rel) : sum;
+}
+void compute_Rprec_mult(const MeasureCall& x) {
+  rprec_mult(x.m, x.r, x.c, x.v);
+}
+void compute_utility(const MeasureCall& x) {
+  const double* a = x.m.values.data();
+  const std::int64_t num_ret = x.r.num_ret();
+  x.v[0] = a[0] * as_double(x.c.num_rel_ret) + a[1] * as_double(num_ret - x.c.num_rel_ret) +
+           a[2] * as_double(x.c.num_rel - x.c.num_rel_ret) +
+           a[3] * as_double(x.c.docs_in_collection + x.c.num_rel_ret - num_ret - x.c.num_rel);
+}
+void compute_binG(const MeasureCall& x) {
+  std::int64_t so_far = 0;
+  double sum = 0;
+  for (std::int64_t i = 0; i < x.r.num_ret(); ++i) {
+    if (x.r.rel[static_cast<std::size_t>(i)] >= x.c.relevance_level) {
+      ++so_far;
+      sum += 1.0 / std::log2(as_double(3 + i - so_far));
+    }
+  }
+  if (so_far > 0) x.v[0] = sum / as_double(x.c.num_rel);
+}
+void compute_G(const MeasureCall& x) {
+  x.v[0] = normalised_gain(gains_of(x.m, x.r), x.r);
+}
+// dcg, ideal_dcg or ndcg: one pass gives both sums.
+template <int kWhich>
+void compute_dcg_kind(const MeasureCall& x) {
+  double dcg = 0;
+  double ideal = 0;
+  dcg_pair(gains_of(x.m, x.r), x.r, &dcg, &ideal);
+  if constexpr (kWhich == 0) {
+    x.v[0] = dcg;
+  } else if constexpr (kWhich == 1) {
+    x.v[0] = ideal;
+  } else {
+    if (ideal > 0.0) x.v[0] = dcg / ideal;
+  }
+}
+void compute_ndcg_rel(const MeasureCall& x) {
+  x.v[0] = ndcg_rel(gains_of(x.m, x.r), x.r);
+}
+void compute_Rndcg(const MeasureCall& x) {
+  x.v[0] = rndcg(gains_of(x.m, x.r), x.r, x.c);
+}
+void compute_ndcg_cut(const MeasureCall& x) {
+  ndcg_cut(x.m, x.r, x.v);
+}
+void compute_set_P(const MeasureCall& x) {
+  if (x.r.num_ret() > 0) x.v[0] = as_double(x.c.num_rel_ret) / as_double(x.r.num_ret());
+}
+void compute_set_relative_P(const MeasureCall& x) {
+  if (x.r.num_ret() > 0 && x.c.num_rel > 0)
+    x.v[0] = as_double(x.c.num_rel_ret) / as_double(std::min(x.r.num_ret(), x.c.num_rel));
+}
+void compute_set_recall(const MeasureCall& x) {
+  if (x.c.num_rel > 0) x.v[0] = as_double(x.c.num_rel_ret) / as_double(x.c.num_rel);
+}
+void compute_set_map(const MeasureCall& x) {
+  if (x.r.num_ret() > 0 && x.c.num_rel > 0)
+    x.v[0] = (as_double(x.c.num_rel_ret) * as_double(x.c.num_rel_ret)) /
+             (as_double(x.r.num_ret()) * as_double(x.c.num_rel));
+}
+void compute_set_F(const MeasureCall& x) {
+  if (x.c.num_rel_ret > 0) {
+    const double precision = as_double(x.c.num_rel_ret) / as_double(x.r.num_ret());
+    const double recall = as_double(x.c.num_rel_ret) / as_double(x.c.num_rel);
+    const double beta = x.m.values[0];
+    x.v[0] = (beta + 1.0) * precision * recall / (beta * precision + recall);
+  }
+}
+void compute_num_nonrel_judged_ret(const MeasureCall& x) {
+  x.v[0] = as_double(x.r.num_ret() - x.r.num_nonpool - x.r.num_unjudged_in_pool - x.c.num_rel_ret);
+}
+void compute_yaap(const MeasureCall& x) {
+  const double sum = average_precision_sum(x.r, x.c);
+  x.v[0] = std::log((1.0 + sum) / (1.0 + as_double(x.c.num_rel) - sum));
+}
+void compute_rbp(const MeasureCall& x) {
+  x.v[0] = rank_biased_precision(x.m, gains_of(x.m, x.r), x.r);
+}
+void compute_rbp_resid(const MeasureCall& x) {
+  x.v[0] = rbp_residual(x.m, x.r);
+}
+
+using MeasureFunction = void (*)(const MeasureCall&);
+
+// The function of each measure compute_measure computes, by name. runid (the run's tag) and the
+// preference measures (trec_prefs.cpp) have none.
+struct NamedFunction {
+  std::string_view name;
+  MeasureFunction function;
+};
+constexpr NamedFunction kMeasureFunctions[] = {
+    {"num_q", compute_num_q},
+    {"num_ret", compute_num_ret},
+    {"num_rel", compute_num_rel},
+    {"num_rel_ret", compute_num_rel_ret},
+    {"map", compute_map},
+    {"gm_map", compute_gm_map},
+    {"Rprec", compute_Rprec},
+    {"bpref", compute_bpref},
+    {"gm_bpref", compute_gm_bpref},
+    {"recip_rank", compute_recip_rank},
+    {"iprec_at_recall", compute_iprec_at_recall},
+    {"11pt_avg", compute_11pt_avg},
+    {"P", compute_at_cutoffs<AtCutoff::precision>},
+    {"recall", compute_at_cutoffs<AtCutoff::recall>},
+    {"relative_P", compute_at_cutoffs<AtCutoff::relative_precision>},
+    {"success", compute_at_cutoffs<AtCutoff::success>},
+    {"unj", compute_at_cutoffs<AtCutoff::unjudged>},
+    {"map_cut", compute_at_cutoffs<AtCutoff::average_precision>},
+    {"judged", compute_at_cutoffs<AtCutoff::judged>},
+    {"err", compute_err},
+    {"ndcg_exp", compute_ndcg_exp},
+    {"relstring", compute_relstring},
+    {"infAP", compute_infAP},
+    {"Rprec_mult", compute_Rprec_mult},
+    {"utility", compute_utility},
+    {"binG", compute_binG},
+    {"G", compute_G},
+    {"dcg", compute_dcg_kind<0>},
+    {"ideal_dcg", compute_dcg_kind<1>},
+    {"ndcg", compute_dcg_kind<2>},
+    {"ndcg_rel", compute_ndcg_rel},
+    {"Rndcg", compute_Rndcg},
+    {"ndcg_cut", compute_ndcg_cut},
+    {"set_P", compute_set_P},
+    {"set_relative_P", compute_set_relative_P},
+    {"set_recall", compute_set_recall},
+    {"set_map", compute_set_map},
+    {"set_F", compute_set_F},
+    {"num_nonrel_judged_ret", compute_num_nonrel_judged_ret},
+    {"yaap", compute_yaap},
+    {"rbp", compute_rbp},
+    {"rbp_resid", compute_rbp_resid},
+    {"map_avgjg", compute_map_avgjg},
+    {"P_avgjg", compute_P_avgjg},
+    {"Rprec_mult_avgjg", compute_Rprec_mult_avgjg},
+};
+
+// The functions by position in the catalogue (null for a measure computed elsewhere), found by
+// name once: compute_measure runs for every query and measure, and comparing its name with each
+// measure's in turn made it one function of every measure's code, which the engine optimised
+// whole (6 KB of wasm) whichever measures were asked for.
+const std::vector<MeasureFunction>& functions_by_definition() {
+  static const std::vector<MeasureFunction> table = [] {
+    const std::vector<MeasureDef>& catalogue = measure_catalogue();
+    std::vector<MeasureFunction> functions(catalogue.size(), nullptr);
+    for (std::size_t i = 0; i < catalogue.size(); ++i) {
+      for (const NamedFunction& f : kMeasureFunctions) {
+        if (f.name == catalogue[i].name) functions[i] = f.function;
+      }
+    }
+    return functions;
+  }();
+  return table;
+}
+
+}  // namespace
+
 void compute_measure(const Measure& m, const Ranked& r, const MeasureContext& c, MeasureOutput out,
                      const std::vector<Ranked>* groups) {
-  const std::string_view name = m.definition().name;
-  double* v = out.values;
-  if (needs_judgment_groups(m.definition())) {
-    // Each group's value, added in the groups' order, then divided by their number (when more
-    // than one), as trec_eval does.
-    if (groups == nullptr || groups->empty()) return;
-    const std::size_t width = name == "map_avgjg" ? 1 : m.cutoffs.size() + m.values.size();
-    std::vector<double> one(width);
-    for (const Ranked& g : *groups) {
-      std::fill(one.begin(), one.end(), 0.0);
-      const MeasureContext gc{c.relevance_level, g.num_rel, g.num_rel_ret, c.docs_in_collection};
-      if (name == "map_avgjg")
-        one[0] = average_precision(g, gc);
-      else if (name == "P_avgjg")
-        precision_like(m, g, gc, one.data(), AtCutoff::precision);
-      else
-        rprec_mult(m, g, gc, one.data());
-      for (std::size_t i = 0; i < width; ++i) v[i] += one[i];
-    }
-    if (groups->size() > 1) {
-      for (std::size_t i = 0; i < width; ++i) v[i] /= static_cast<double>(groups->size());
-    }
-    return;
-  }
-  const std::int64_t num_ret = r.num_ret();
-  if (name == "runid") return;
-  if (name == "num_q") {
-    v[0] = 1;
-  } else if (name == "num_ret") {
-    v[0] = as_double(num_ret);
-  } else if (name == "num_rel") {
-    v[0] = as_double(c.num_rel);
-  } else if (name == "num_rel_ret") {
-    v[0] = as_double(c.num_rel_ret);
-  } else if (name == "map") {
-    v[0] = average_precision(r, c);
-  } else if (name == "gm_map") {
-    v[0] = std::log(std::max(average_precision(r, c), kMinGeoMean));
-  } else if (name == "Rprec") {
-    const std::int64_t look = std::min(num_ret, c.num_rel);
-    std::int64_t so_far = 0;
-    for (std::int64_t i = 0; i < look; ++i) {
-      so_far += r.rel[static_cast<std::size_t>(i)] >= c.relevance_level ? 1 : 0;
-    }
-    if (look > 0) v[0] = as_double(so_far) / as_double(c.num_rel);
-  } else if (name == "bpref") {
-    v[0] = bpref(r, c);
-  } else if (name == "gm_bpref") {
-    v[0] = std::log(std::max(bpref(r, c), kMinGeoMean));
-  } else if (name == "recip_rank") {
-    for (std::int64_t i = 0; i < num_ret; ++i) {
-      if (r.rel[static_cast<std::size_t>(i)] >= c.relevance_level) {
-        v[0] = 1.0 / as_double(i + 1);
-        break;
-      }
-    }
-  } else if (name == "iprec_at_recall") {
-    interpolated(r, c, m.values, [&](std::size_t i, double x) { v[i] = x; });
-  } else if (name == "11pt_avg") {
-    double sum = 0;
-    interpolated(r, c, m.values, [&](std::size_t, double x) { sum += x; });
-    v[0] = sum / as_double(static_cast<std::int64_t>(m.values.size()));
-  } else if (name == "P") {
-    precision_like(m, r, c, v, AtCutoff::precision);
-  } else if (name == "recall") {
-    precision_like(m, r, c, v, AtCutoff::recall);
-  } else if (name == "relative_P") {
-    precision_like(m, r, c, v, AtCutoff::relative_precision);
-  } else if (name == "success") {
-    precision_like(m, r, c, v, AtCutoff::success);
-  } else if (name == "unj") {
-    precision_like(m, r, c, v, AtCutoff::unjudged);
-  } else if (name == "map_cut") {
-    precision_like(m, r, c, v, AtCutoff::average_precision);
-  } else if (name == "judged") {
-    precision_like(m, r, c, v, AtCutoff::judged);
-  } else if (name == "err") {
-    expected_reciprocal_rank(m, r, v);
-  } else if (name == "ndcg_exp") {
-    exponential_ndcg(m, r, v);
-  } else if (name == "relstring") {
-    if (out.text != nullptr) *out.text = relevance_string(m, r);
-  } else if (name == "infAP") {
-    std::int64_t nonrel = 0;
-    std::int64_t rel_so_far = 0;
-    std::int64_t unjudged = 0;
-    double sum = 0;
-    for (std::int64_t j = 0; j < num_ret; ++j) {
-      const std::int64_t rel = r.rel[static_cast<std::size_t>(j)];
-      if (rel == kNotInPool) continue;
-      if (rel == kJudgedNegative) {
-        ++unjudged;
-        continue;
-      }
-      if (rel < c.relevance_level) {
-        ++nonrel;
-        continue;
-      }
-      ++rel_so_far;
-      if (j == 0) {
-        sum += 1.0;
-      } else {
-        const double fj = as_double(j);
-        const double above = as_double(rel_so_far - 1);
-        sum += 1.0 / (fj + 1.0) +
-               (fj / (fj + 1.0)) * ((above + as_double(nonrel) + as_double(unjudged)) / fj) *
-                   ((above + kInfApEpsilon) / (above + as_double(nonrel) + 2 * kInfApEpsilon));
-      }
-    }
-    v[0] = c.num_rel > 0 ? sum / as_double(c.num_rel) : sum;
-  } else if (name == "Rprec_mult") {
-    rprec_mult(m, r, c, v);
-  } else if (name == "utility") {
-    const double* a = m.values.data();
-    v[0] = a[0] * as_double(c.num_rel_ret) + a[1] * as_double(num_ret - c.num_rel_ret) +
-           a[2] * as_double(c.num_rel - c.num_rel_ret) +
-           a[3] * as_double(c.docs_in_collection + c.num_rel_ret - num_ret - c.num_rel);
-  } else if (name == "binG") {
-    std::int64_t so_far = 0;
-    double sum = 0;
-    for (std::int64_t i = 0; i < num_ret; ++i) {
-      if (r.rel[static_cast<std::size_t>(i)] >= c.relevance_level) {
-        ++so_far;
-        sum += 1.0 / std::log2(as_double(3 + i - so_far));
-      }
-    }
-    if (so_far > 0) v[0] = sum / as_double(c.num_rel);
-  } else if (name == "G") {
-    v[0] = normalised_gain(gains_of(m, r), r);
-  } else if (name == "dcg" || name == "ideal_dcg" || name == "ndcg") {
-    double dcg = 0;
-    double ideal = 0;
-    dcg_pair(gains_of(m, r), r, &dcg, &ideal);
-    if (name == "dcg")
-      v[0] = dcg;
-    else if (name == "ideal_dcg")
-      v[0] = ideal;
-    else if (ideal > 0.0)
-      v[0] = dcg / ideal;
-  } else if (name == "ndcg_rel") {
-    v[0] = ndcg_rel(gains_of(m, r), r);
-  } else if (name == "Rndcg") {
-    v[0] = rndcg(gains_of(m, r), r, c);
-  } else if (name == "ndcg_cut") {
-    ndcg_cut(m, r, v);
-  } else if (name == "set_P") {
-    if (num_ret > 0) v[0] = as_double(c.num_rel_ret) / as_double(num_ret);
-  } else if (name == "set_relative_P") {
-    if (num_ret > 0 && c.num_rel > 0)
-      v[0] = as_double(c.num_rel_ret) / as_double(std::min(num_ret, c.num_rel));
-  } else if (name == "set_recall") {
-    if (c.num_rel > 0) v[0] = as_double(c.num_rel_ret) / as_double(c.num_rel);
-  } else if (name == "set_map") {
-    if (num_ret > 0 && c.num_rel > 0)
-      v[0] = (as_double(c.num_rel_ret) * as_double(c.num_rel_ret)) /
-             (as_double(num_ret) * as_double(c.num_rel));
-  } else if (name == "set_F") {
-    if (c.num_rel_ret > 0) {
-      const double precision = as_double(c.num_rel_ret) / as_double(num_ret);
-      const double recall = as_double(c.num_rel_ret) / as_double(c.num_rel);
-      const double beta = m.values[0];
-      v[0] = (beta + 1.0) * precision * recall / (beta * precision + recall);
-    }
-  } else if (name == "num_nonrel_judged_ret") {
-    v[0] = as_double(num_ret - r.num_nonpool - r.num_unjudged_in_pool - c.num_rel_ret);
-  } else if (name == "yaap") {
-    const double sum = average_precision_sum(r, c);
-    v[0] = std::log((1.0 + sum) / (1.0 + as_double(c.num_rel) - sum));
-  } else if (name == "rbp") {
-    v[0] = rank_biased_precision(m, gains_of(m, r), r);
-  } else if (name == "rbp_resid") {
-    v[0] = rbp_residual(m, r);
-  }
+  const MeasureFunction function = functions_by_definition()[m.def];
+  if (function != nullptr) function(MeasureCall{m, r, c, out.values, out.text, groups});
 }
 
 }  // namespace ndcg::trec
