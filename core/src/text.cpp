@@ -465,6 +465,10 @@ std::string normalise_doc_id(std::string_view text) {
   while (i < s.size() && is_letter(s[i])) ++i;
   const std::size_t prefix = i;
   if (prefix == 0 || prefix == s.size()) return std::string(s);
+  // Letters, then ASCII digits to the end ("d12"), as most ids are: already as written.
+  std::size_t end = prefix;
+  while (end < s.size() && is_digit(s[end])) ++end;
+  if (end == s.size()) return std::string(s);
   auto skip_spaces = [&] {
     while (i < s.size() && is_space(s[i])) ++i;
   };

@@ -241,6 +241,7 @@ TEST_CASE("slide notations of a document id normalise to one id") {
   SUBCASE("ids that are not slide notation are kept") {
     CHECK(normalise_doc_id("clueweb09-en0000-00-00000") == "clueweb09-en0000-00-00000");
     CHECK(normalise_doc_id("588") == "588");
+    CHECK(normalise_doc_id("d0012") == "d0012");
     CHECK(normalise_doc_id("iPhone") == "iPhone");
     CHECK(normalise_doc_id("d 3") == "d 3");
     CHECK(normalise_doc_id("d_{3") == "d_{3");
