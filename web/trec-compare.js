@@ -5,7 +5,7 @@
 import { el, formatNumber, sortByQuery } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
-import { drawRows, setSortHeader } from './table.js';
+import { afterFrame, drawRows, setSortHeader } from './table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -105,11 +105,31 @@ function renderDifferences(container, rows, names) {
   const step = plotW / sorted.length;
   // One path per sign: thousands of queries draw as two elements.
   const paths = { up: [], down: [] };
-  sorted.forEach((r, i) => {
-    if (r.difference === 0) return;
-    const h = (r.difference / top) * (plotH / 2);
-    paths[r.difference > 0 ? 'up' : 'down'].push(`M${(PAD.left + (i + 0.5) * step).toFixed(2)} ${zero}v${(-h).toFixed(2)}`);
-  });
+  const bar = (x, difference) => {
+    const h = (difference / top) * (plotH / 2);
+    paths[difference > 0 ? 'up' : 'down'].push(`M${x.toFixed(2)} ${zero}v${(-h).toFixed(2)}`);
+  };
+  if (step >= 1) {
+    sorted.forEach((r, i) => {
+      if (r.difference !== 0) bar(PAD.left + (i + 0.5) * step, r.difference);
+    });
+  } else {
+    // More queries than pixels: a bar per pixel column and sign, the longest of the queries that
+    // fall in it, which is what their bars of one pixel would cover; 5,000 queries then draw a
+    // few hundred bars, not 5,000.
+    const columns = Math.ceil(plotW);
+    const up = new Float64Array(columns);
+    const down = new Float64Array(columns);
+    sorted.forEach((r, i) => {
+      const c = Math.min(columns - 1, Math.floor((i + 0.5) * step));
+      if (r.difference > up[c]) up[c] = r.difference;
+      if (r.difference < down[c]) down[c] = r.difference;
+    });
+    for (let c = 0; c < columns; c++) {
+      if (up[c] > 0) bar(PAD.left + c + 0.5, up[c]);
+      if (down[c] < 0) bar(PAD.left + c + 0.5, down[c]);
+    }
+  }
   for (const [sign, d] of Object.entries(paths)) {
     if (d.length) root.append(svg('path', { d: d.join(''), class: `difference ${sign}`, 'stroke-width': Math.max(1, Math.min(12, step * 0.8)).toFixed(2) }));
   }
@@ -167,6 +187,7 @@ function renderQueryTable(rows, names) {
     return descending ? -order : order;
   });
   const table = $('cmp-queries');
+  table.hidden = false;  // before its columns are measured
   setSortHeader(table, `${names.measure} per query (click a column to sort, a query to see both rankings)`,
     [['Query', 'query'], [`${names.a} (A)`, 'a', 'num'], [`${names.b} (B)`, 'b', 'num'], ['B − A', 'difference', 'num']], sort, (chosen) => {
       sort = chosen;
@@ -190,8 +211,14 @@ function renderQueryTable(rows, names) {
   more.textContent = `Show more: ${rowLimit} of ${sorted.length} queries shown`;
 }
 
-/** The charts and the table of the pair and measure chosen. */
-function renderChosen() {
+let tableTurn = 0;  // the latest call of renderChosen, whose table is the one to draw
+
+/**
+ * The charts and the table of the pair and measure chosen. A comparison's first showing draws
+ * its table (up to 500 rows, their columns measured) in a task after the frame that shows the
+ * means, the tests and the charts, so that neither makes a long frame.
+ */
+function renderChosen({ tableAfterFrame = false } = {}) {
   const { result } = shown;
   const names = chosen();
   const rows = pairedValues(result, names);
@@ -202,7 +229,17 @@ function renderChosen() {
     t.significant ? ', significant' : ', not significant'} at α = ${result.options.alpha}. Click a bar, a dot or a query to see both rankings.`;
   renderDifferences($('cmp-differences'), rows, names);
   renderScatter($('cmp-scatter'), rows, names);
-  renderQueryTable(rows, names);
+  const turn = ++tableTurn;
+  if (!tableAfterFrame) {
+    renderQueryTable(rows, names);
+    return;
+  }
+  // Until then it holds the comparison before (when there was one): hidden, not shown stale.
+  $('cmp-queries').hidden = true;
+  $('cmp-more-queries').hidden = true;
+  afterFrame().then(() => {
+    if (turn === tableTurn) renderQueryTable(rows, names);
+  });
 }
 
 /** Shows a comparison; `onQuery(query, a, b, measure)` opens a query in both runs. */
@@ -224,7 +261,7 @@ export function renderComparison(result, onQuery) {
   measureSelect.replaceChildren(...result.measures.map((m) => el('option', { value: m }, m)));
   if (result.measures.includes(measure)) measureSelect.value = measure;
   $('cmp-side').hidden = true;
-  renderChosen();
+  renderChosen({ tableAfterFrame: true });
 }
 
 export function setUpComparison() {

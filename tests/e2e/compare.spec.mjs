@@ -98,6 +98,54 @@ test('the chosen pair and measure: a bar and a dot per query, and their table so
   await expect(page.locator('#cmp-differences svg')).toHaveAttribute('aria-label', new RegExp(`${differences.filter((x) => x.d > 0).length} above zero`));
 });
 
+test('more queries than pixels: a bar per pixel column and sign, the longest there; the table follows', async ({ page }) => {
+  // 3,000 queries of one judged document each; run B finds it at rank 1, 2 or 3, run A at rank 2.
+  const QUERIES = 3000;
+  const ids = Array.from({ length: QUERIES }, (_, i) => String(1000 + i));
+  const qrels = ids.map((q) => `${q} 0 rel-${q} 1\n`).join('');
+  const run = (name, rankOf) => ids.map((q, i) => [1, 2, 3].map((rank) => `${q} Q0 ${rank === rankOf(i) ? `rel-${q}` : `other-${q}-${rank}`} ${rank} ${10 - rank} ${name}\n`).join('')).join('');
+  const files = { a: run('A', () => 2), b: run('B', (i) => 1 + (i % 3)) };
+  await openPage(page, { search: '?mode=trec' });
+  await page.fill('#trec-measures', 'recip_rank');
+  await page.setInputFiles('#qrels-file', { name: 'many.qrels', mimeType: 'text/plain', buffer: Buffer.from(qrels) });
+  await page.setInputFiles('#run-file', [
+    { name: 'a.run', mimeType: 'text/plain', buffer: Buffer.from(files.a) },
+    { name: 'b.run', mimeType: 'text/plain', buffer: Buffer.from(files.b) },
+  ]);
+  await expect(page.locator('#cmp-results')).toBeVisible();
+  const r = calc.compare({ qrels, runs: { 'a.run': files.a, 'b.run': files.b }, measures: ['recip_rank'] });
+  const a = r.perQuery['a.run'].recip_rank;
+  const b = r.perQuery['b.run'].recip_rank;
+  const differences = b.map((x, i) => x - a[i]);
+  const top = Math.max(...differences);
+  const bottom = Math.min(...differences);
+  expect([top, bottom]).toEqual([0.5, 1 / 3 - 0.5]);
+  // The plot is narrower than 3,000 pixels: each bar stands for a pixel column, not a query.
+  const { width, bars } = await page.$eval('#cmp-differences svg', (svg) => ({
+    width: Number(svg.getAttribute('viewBox').split(' ')[2]),
+    bars: Object.fromEntries([...svg.querySelectorAll('path.difference')].map((p) => [
+      p.classList.contains('up') ? 'up' : 'down', p.getAttribute('d').split('M').slice(1).map((m) => Number(m.split('v')[1]))])),
+  }));
+  expect(width).toBeLessThan(QUERIES);
+  // Sorted from B's largest gain to its largest loss: a third of the queries gain 0.5, a third tie
+  // and a third lose 1/6. So every bar up is as long as the others, every bar down a third as
+  // long, and each sign covers a third of the columns.
+  const lengths = (sign) => [...new Set(bars[sign].map((v) => Math.abs(v).toFixed(3)))].map(Number);
+  expect(lengths('up')).toHaveLength(1);
+  expect(lengths('down')).toHaveLength(1);
+  expect(lengths('down')[0] / lengths('up')[0]).toBeCloseTo(-bottom / top, 2);
+  for (const sign of ['up', 'down']) {
+    expect(bars[sign].length).toBeGreaterThan(width / 3 - 30);
+    expect(bars[sign].length).toBeLessThan(width / 3 + 2);
+  }
+  // The per-query table is drawn too (a task after the charts), its first rows B's largest gains.
+  const table = page.locator('#cmp-queries tbody tr');
+  await expect(table).toHaveCount(500);
+  await expect(page.locator('#cmp-queries')).toBeVisible();
+  await expect(table.first().locator('td').nth(2)).toHaveText('+0.5000');
+  await expect(page.locator('#cmp-more-queries')).toHaveText(`Show more: 500 of ${QUERIES} queries shown`);
+});
+
 test('a query opens both rankings side by side, with the ranks that hold different documents marked', async ({ page }) => {
   await compareFiles(page);
   await page.selectOption('#cmp-measure', 'ndcg_cut_10');
