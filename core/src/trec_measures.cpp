@@ -1021,14 +1021,15 @@ void compute_G(const MeasureCall& x) {
   x.v[0] = normalised_gain(gains_of(x.m, x.r), x.r);
 }
 // dcg, ideal_dcg or ndcg: one pass gives both sums.
-template <int kWhich>
+enum class DcgValue { dcg, ideal, ndcg };
+template <DcgValue kValue>
 void compute_dcg_kind(const MeasureCall& x) {
   double dcg = 0;
   double ideal = 0;
   dcg_pair(gains_of(x.m, x.r), x.r, &dcg, &ideal);
-  if constexpr (kWhich == 0) {
+  if constexpr (kValue == DcgValue::dcg) {
     x.v[0] = dcg;
-  } else if constexpr (kWhich == 1) {
+  } else if constexpr (kValue == DcgValue::ideal) {
     x.v[0] = ideal;
   } else {
     if (ideal > 0.0) x.v[0] = dcg / ideal;
@@ -1116,9 +1117,9 @@ constexpr NamedFunction kMeasureFunctions[] = {
     {"utility", compute_utility},
     {"binG", compute_binG},
     {"G", compute_G},
-    {"dcg", compute_dcg_kind<0>},
-    {"ideal_dcg", compute_dcg_kind<1>},
-    {"ndcg", compute_dcg_kind<2>},
+    {"dcg", compute_dcg_kind<DcgValue::dcg>},
+    {"ideal_dcg", compute_dcg_kind<DcgValue::ideal>},
+    {"ndcg", compute_dcg_kind<DcgValue::ndcg>},
     {"ndcg_rel", compute_ndcg_rel},
     {"Rndcg", compute_Rndcg},
     {"ndcg_cut", compute_ndcg_cut},
