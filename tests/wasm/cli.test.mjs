@@ -1,9 +1,9 @@
 // The command line over tests/trec/cases.json: stdout must equal trec_eval 10.0's byte for byte,
 // from both programs (the Node one and the native one: tests/wasm/clis.mjs).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,10 @@ import { CLIS } from './clis.mjs';
 
 const TREC = fileURLToPath(new URL('../trec/', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(TREC, 'cases.json'), 'utf8'));
+// Every file these tests write is under one directory, removed when they end.
+const scratch = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const scratchDir = (name) => mkdtempSync(join(scratch, `${name}-`));
 
 for (const cli of CLIS) {
   const ndcgCalc = (args, input) => spawnSync(cli.command, [...cli.args, ...args], { cwd: TREC, input, encoding: 'utf8' });
@@ -27,7 +31,7 @@ for (const cli of CLIS) {
     });
   }
 
-  const differences = mkdtempSync(join(tmpdir(), 'ndcg-calc-differences-'));
+  const differences = scratchDir('differences');
   for (const c of manifest.differences) {
     test(`${cli.name} differs from trec_eval 10.0 on purpose, with a warning: ${c.name}`, () => {
       const qrels = join(differences, 'test.qrels');
@@ -56,7 +60,7 @@ for (const cli of CLIS) {
   test(`${cli.name}: gzipped qrels and runs are read as they are, from a path or from stdin`, () => {
     const c = manifest.cases[0];
     const expected = readFileSync(join(TREC, c.expected), 'utf8');
-    const gz = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
+    const gz = scratchDir('gz');
     const run = join(gz, 'run.gz');
     writeFileSync(run, gzipSync(readFileSync(join(TREC, c.run))));
     const fromPath = ndcgCalc([...c.args, c.qrels, run]);
@@ -69,7 +73,7 @@ for (const cli of CLIS) {
 
   test(`${cli.name}: a gzipped run of several read chunks (over 1 MiB compressed) reads as the plain run`, () => {
     // Documents of pseudo-random ids compress poorly: some 2.3 MB of gzip from 7 MB of run.
-    const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-gz-'));
+    const dir = scratchDir('gz');
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
     const lines = [];
@@ -102,7 +106,7 @@ for (const cli of CLIS) {
     const c = manifest.cases[0];
     const lines = readFileSync(join(TREC, c.run), 'utf8').split('\n').filter((l) => l !== '');
     const apart = [...lines.filter((_, i) => i % 2 === 0), ...lines.filter((_, i) => i % 2 === 1)];
-    const tmp = mkdtempSync(join(tmpdir(), 'ndcg-calc-stdin-'));
+    const tmp = scratchDir('stdin');
     for (const [name, run] of [['grouped', lines], ['apart', apart]]) {
       const whole = join(tmp, `${name}.run`);
       const rest = join(tmp, `${name}-rest.run`);
@@ -128,7 +132,7 @@ for (const cli of CLIS) {
     }
   });
 
-  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-'));
+  const dir = scratchDir('errors');
   for (const c of manifest.errors) {
     // A bad -m is a usage error (exit 2, no file named); a bad file an error in the data (exit 1).
     const usage = c.errors.every((e) => e.source === 'options');
@@ -426,7 +430,7 @@ for (const args of SAME_BYTES) {
 
 test('both programs read a run split between two threads as in one: the same bytes, errors and lines included', () => {
   // NDCG_CALC_SPLIT_BYTES=1 splits every run that can be; the default keeps these small ones whole.
-  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-split-'));
+  const dir = scratchDir('split');
   const results = readFileSync(join(TREC, 'trec_eval-10.0/results.test'), 'utf8');
   const lines = results.trimEnd().split('\n');
   const second = lines.findIndex((l) => /^302\s/.test(l));
@@ -486,7 +490,7 @@ test('both programs read a run split between two threads as in one: the same byt
 test('Node\'s ndcg-calc ends as soon as its work is done when the thread it started early is not used', () => {
   // NDCG_CALC_SPLIT_BYTES=1 starts a worker before the arguments are read for any run named last
   // (cli.mjs's workerStartedEarly); a gzipped run, help and a bad flag then leave it unused.
-  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-early-'));
+  const dir = scratchDir('early');
   const gz = join(dir, 'basic.run.gz');
   writeFileSync(gz, gzipSync(readFileSync(join(TREC, 'basic.run'))));
   const node = CLIS.find((cli) => !cli.name.includes('native'));
@@ -502,7 +506,7 @@ test('Node\'s ndcg-calc ends as soon as its work is done when the thread it star
 });
 
 test('a damaged gzipped run is an error naming the file, from both programs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ndcg-calc-damaged-'));
+  const dir = scratchDir('damaged');
   const run = join(dir, 'run.gz');
   const whole = gzipSync(readFileSync(join(TREC, 'basic.run')));
   writeFileSync(run, whole.subarray(0, whole.length - 12));
