@@ -170,8 +170,9 @@ std::size_t space_length(std::string_view s, std::size_t i) {
   const auto b2 = static_cast<unsigned char>(s[i + 2]);
   if (b0 == 0xE1) return b1 == 0x9A && b2 == 0x80 ? 3 : 0;  // U+1680 Ogham space mark
   if (b0 == 0xE2 && b1 == 0x80) {
-    // U+2000..U+200B (fixed-width spaces, zero width space), U+202F narrow no-break space
-    return b2 <= 0x8B || b2 == 0xAF ? 3 : 0;
+    // U+2000..U+200B (fixed-width spaces, zero width space), U+202F narrow no-break space; the
+    // third byte a continuation byte (0x80 up), not an ASCII one after a cut-off sequence.
+    return (b2 >= 0x80 && b2 <= 0x8B) || b2 == 0xAF ? 3 : 0;
   }
   if (b0 == 0xE2 && b1 == 0x81) return b2 == 0x9F || b2 == 0xA0 ? 3 : 0;  // U+205F, U+2060
   if (b0 == 0xE3) return b1 == 0x80 && b2 == 0x80 ? 3 : 0;                // U+3000
@@ -188,7 +189,14 @@ std::string_view trim(std::string_view text) {
   }
   std::size_t e = text.size();
   while (e > b) {
-    // A white-space code point ends at e: try its possible lengths (ASCII 1, U+00A0 2, others 3).
+    // An ASCII byte ends no code point of more than one byte: a space of its own, or nothing.
+    const auto last = static_cast<unsigned char>(text[e - 1]);
+    if (last < 0x80) {
+      if (!is_space(static_cast<char>(last))) break;
+      --e;
+      continue;
+    }
+    // A white-space code point ends at e: try its possible lengths (U+00A0 2 bytes, others 3).
     std::size_t n = 0;
     for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
       if (e - b >= len && space_length(text, e - len) == len) {

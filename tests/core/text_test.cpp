@@ -249,6 +249,51 @@ TEST_CASE("slide notations of a document id normalise to one id") {
   }
 }
 
+TEST_CASE("trim takes white space off both ends, ASCII and Unicode alike") {
+  const std::string nbsp = "\xC2\xA0";  // U+00A0
+  const std::string cut = "\xE2\x80";   // the first two bytes of U+2000..U+202F
+  CHECK(trim("  d3\t") == "d3");
+  CHECK(trim(nbsp + "d3\xE3\x80\x80") == "d3");                     // U+3000
+  CHECK(trim("\xE2\x80\xAF d3 \xE2\x80\x8B\xEF\xBB\xBF") == "d3");  // U+202F, U+200B, U+FEFF
+  CHECK(trim(" " + nbsp + " \xE2\x81\xA0 ").empty());               // nothing but spaces
+  CHECK(trim("") == "");
+  // A last byte that ends a code point but no space, and bytes that only look like a space's end.
+  CHECK(trim("d\xC3\xA9 ") == "d\xC3\xA9");            // é
+  CHECK(trim("d\xA0") == "d\xA0");                     // a lone continuation byte
+  CHECK(trim(nbsp + "\xA0") == "\xA0");                // U+00A0, then that byte again
+  CHECK(trim("\x80\x80 \xE2\x80\x80") == "\x80\x80");  // U+2000 after stray bytes
+  // A cut-off sequence before an ASCII byte is no space: the byte is kept.
+  CHECK(space_length(cut + "d", 0) == 0);
+  CHECK(trim("x" + cut + "d") == "x" + cut + "d");
+  CHECK(trim(cut + "d3") == cut + "d3");
+  SUBCASE("the same as taking off whole space code points, one at a time, for random text") {
+    // Each end taken apart by the longest white-space code point that ends (or starts) it.
+    const auto reference = [](std::string_view text) {
+      std::size_t b = 0;
+      while (b < text.size() && space_length(text, b) > 0) b += space_length(text, b);
+      std::size_t e = text.size();
+      while (e > b) {
+        std::size_t n = 0;
+        for (std::size_t len = 1; len <= 3 && n == 0; ++len)
+          if (e - b >= len && space_length(text, e - len) == len) n = len;
+        if (n == 0) break;
+        e -= n;
+      }
+      return text.substr(b, e - b);
+    };
+    const char* const pieces[] = {" ",    "\t",      "\xC2\xA0", "\xE3\x80\x80", "\xE2\x80\x8B",
+                                  "d",    "3",       "\xA0",     "\x80",         "\xC2",
+                                  "\xE2", "\xC3\xA9"};
+    std::mt19937 random(11);
+    for (int i = 0; i < 20000; ++i) {
+      std::string text;
+      for (int k = static_cast<int>(random() % 7); k > 0; --k) text += pieces[random() % 12];
+      CAPTURE(text);
+      CHECK(trim(text) == reference(text));
+    }
+  }
+}
+
 TEST_CASE("split_fields picks the separator of the line") {
   auto texts = [](std::string_view line) {
     std::vector<std::string> out;
