@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the native core and tests (build/native), the same under ASan + UBSan (build/sanitize),
+# Builds the native core and tests (build/native, profile-guided: build/native-profile holds the
+# build that takes the profile), the same under ASan + UBSan (build/sanitize),
 # the wasm modules (wasm/dist), the one-file page (dist/ndcg-calculator.html), or all but the
 # sanitized build.
 # Usage: scripts/build.sh native|sanitize|wasm|page|all
@@ -11,7 +12,33 @@ jobs="${NDCG_JOBS:-2}"
 build_native() {
   # Line tables (-g1) are enough for a profile or a backtrace; full debug information makes the
   # build a quarter slower.
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
+  local flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1")
+  if "${CXX:-c++}" -dM -E -x c++ /dev/null | grep -q __clang__; then
+    echo "build: ${CXX:-c++} is clang: the native build is not profile-guided (that takes GCC)"
+    cmake -S . -B build/native "${flags[@]}" -DNDCG_PROFILE= >/dev/null
+    cmake --build build/native -j "$jobs"
+    return
+  fi
+  # Profile-guided (CMakeLists.txt): the core and ndcg-calc built to count what runs, then run
+  # over scripts/train-profile.mjs's inputs, and build/native optimised from those counts.
+  # ndcg-calc reading the benchmark's 174 MB run took 14 % less time than without (0.30 s
+  # against 0.35 s, medians of 15 runs of each in turn), for a build of 45-50 s more.
+  local profile="$PWD/build/native-profile"
+  cmake -S . -B "$profile" "${flags[@]}" -DNDCG_BUILD_TESTS=OFF -DNDCG_PROFILE=generate \
+    -DNDCG_PROFILE_DIR="$profile/data" >/dev/null
+  cmake --build "$profile" -j "$jobs" --target ndcg_calc_native
+  if [ ! -f "$profile/data/trained" ] || [ "$profile/ndcg-calc" -nt "$profile/data/trained" ] ||
+    [ scripts/train-profile.mjs -nt "$profile/data/trained" ]; then
+    rm -rf "$profile/data"
+    node scripts/train-profile.mjs "$profile/ndcg-calc"
+    touch "$profile/data/trained"
+    # Every object of the core built anew from the new counts, not only those whose code changed.
+    if [ -d build/native/CMakeFiles ]; then
+      find build/native/CMakeFiles/ndcg.dir build/native/CMakeFiles/ndcg_calc_native.dir \
+        -name '*.o' -delete 2>/dev/null || true
+    fi
+  fi
+  cmake -S . -B build/native "${flags[@]}" -DNDCG_PROFILE=use -DNDCG_PROFILE_DIR="$profile/data" \
     >/dev/null
   cmake --build build/native -j "$jobs"
 }
