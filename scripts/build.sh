@@ -28,8 +28,8 @@ build_native() {
   fi
   # Profile-guided (CMakeLists.txt): the core and ndcg-calc built to count what runs, then run
   # over scripts/train-profile.mjs's inputs, and build/native optimised from those counts.
-  # ndcg-calc reading the benchmark's 174 MB run took 14 % less time than without (0.30 s
-  # against 0.35 s, medians of 15 runs of each in turn), for a build of 45-50 s more.
+  # ndcg-calc reading the benchmark's 174 MB run took 13-14 % less time than without (0.27 s
+  # against 0.31 s, medians of 15 runs of each in turn), for a build of 45-50 s more.
   local profile="$PWD/build/native-profile"
   cmake -S . -B "$profile" "${flags[@]}" -DNDCG_BUILD_TESTS=OFF -DNDCG_PROFILE=generate \
     -DNDCG_PROFILE_DIR="$profile/data" >/dev/null
