@@ -196,9 +196,9 @@ std::string_view trim(std::string_view text) {
       --e;
       continue;
     }
-    // A white-space code point ends at e: try its possible lengths (U+00A0 2 bytes, others 3).
+    // A byte of 0x80 or more: a white-space code point of 2 bytes (U+00A0) or 3 may end at e.
     std::size_t n = 0;
-    for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
+    for (std::size_t len : {std::size_t{2}, std::size_t{3}}) {
       if (e - b >= len && space_length(text, e - len) == len) {
         n = len;
         break;
