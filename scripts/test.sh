@@ -10,6 +10,13 @@ phase() {
   echo "test.sh: $1 took $((SECONDS - phase_start)) s (${SECONDS} s in all)"
   phase_start=$SECONDS
 }
+# Waits for a step started in the background, prints its log, and stops the suite if it failed.
+finish_background() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  if [ "$status" -ne 0 ]; then exit "$status"; fi
+}
 bash scripts/setup.sh
 bash scripts/format.sh --check
 phase "set-up and formatting"
@@ -21,20 +28,14 @@ sanitize_build=$!
 bash scripts/build.sh native
 ctest --test-dir build/native --output-on-failure -j3
 phase "the native build and its doctest"
-status=0
-wait "$sanitize_build" || status=$?
-cat build/sanitize-build.log
-if [ "$status" -ne 0 ]; then exit "$status"; fi
+finish_background "$sanitize_build" build/sanitize-build.log
 phase "the rest of the sanitized build, built beside the native one"
 # The sanitized suite runs while the wasm core builds: the builds' links use one core each.
 ctest --test-dir build/sanitize --output-on-failure -j3 >build/sanitize/ctest.log 2>&1 &
 sanitized=$!
 bash scripts/build.sh wasm
 phase "the wasm build"
-status=0
-wait "$sanitized" || status=$?
-cat build/sanitize/ctest.log
-if [ "$status" -ne 0 ]; then exit "$status"; fi
+finish_background "$sanitized" build/sanitize/ctest.log
 phase "the sanitized doctest, after the wasm build"
 # Three test files at a time: Node runs one at a time on a two-core machine by default, and the
 # command-line tests spend part of their time waiting for the programs they start.
