@@ -4,7 +4,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 
 import { UsageError, fileReader, isRegularFile, opener, readWhole, removeSpooled, sizeOf } from './files.mjs';
 import { compiledCore, createCalculator } from './index.mjs';
@@ -88,7 +87,7 @@ async function main(argv) {
  * task (worker.mjs). Null otherwise. Unused, it keeps nothing alive, and the process ends
  * without it.
  */
-function workerStartedEarly(argv) {
+async function workerStartedEarly(argv) {
   const run = argv.at(-1);
   if (argv.length < 2 || argv[0] === 'compare' || typeof run !== 'string' || run.startsWith('-')) return null;
   try {
@@ -96,7 +95,7 @@ function workerStartedEarly(argv) {
   } catch {
     return null;
   }
-  const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { task: 'wait' } });
+  const worker = await newWorker({ task: 'wait' });
   worker.unref();
   const early = { worker, ended: false };
   // A worker that failed before it was given a task is not used (startWorker starts another).
@@ -106,7 +105,13 @@ function workerStartedEarly(argv) {
   });
   return early;
 }
-let earlyWorker = workerStartedEarly(process.argv.slice(2));
+let earlyWorker = await workerStartedEarly(process.argv.slice(2));
+
+/** A thread running worker.mjs; node:worker_threads is loaded only for a run that uses one. */
+async function newWorker(workerData) {
+  const { Worker } = await import('node:worker_threads');
+  return new Worker(new URL('./worker.mjs', import.meta.url), { workerData });
+}
 
 /**
  * A thread of ndcg-calc (wasm/worker.mjs) given `workerData` (the one started early, when there
@@ -124,7 +129,7 @@ async function startWorker(workerData, onProgress) {
     worker.ref();
     worker.postMessage(data);
   } else {
-    worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: data });
+    worker = await newWorker(data);
   }
   const result = new Promise((resolve) => {
     worker.on('message', (message) => {
