@@ -26,6 +26,12 @@ class Packer {
     bytes(&value, sizeof value);  // the core runs on little-endian machines (wasm, x86, ARM)
   }
   void flag(bool b) { number<std::uint8_t>(b ? 1 : 0); }
+  // The numbers of `list` one after the other, as number() writes each, in one copy.
+  template <class T>
+  void numbers(const std::vector<T>& list) {
+    static_assert(std::is_arithmetic_v<T>);
+    bytes(list.data(), list.size() * sizeof(T));
+  }
   void text(std::string_view s) {
     number(static_cast<std::uint32_t>(s.size()));
     bytes(s.data(), s.size());
@@ -73,6 +79,19 @@ class Unpacker {
     return value;
   }
   bool flag() { return number<std::uint8_t>() == 1; }
+  // `count` numbers written by Packer::numbers (or number() each), appended to `out`.
+  template <class T>
+  void numbers(std::size_t count, std::vector<T>& out) {
+    static_assert(std::is_arithmetic_v<T>);
+    if (!ok_ || count > left() / sizeof(T)) {
+      ok_ = false;
+      return;
+    }
+    const std::string_view b = bytes(count * sizeof(T));
+    const std::size_t before = out.size();
+    out.resize(before + count);
+    if (count > 0) std::memcpy(out.data() + before, b.data(), b.size());
+  }
   std::string text() { return std::string(bytes(number<std::uint32_t>())); }
   // A 64-bit count of items that take `least_bytes` each at least: 0, and failed, when the bytes
   // left cannot hold that many (a damaged count, not a reason to allocate).

@@ -401,42 +401,52 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
 
 Evaluator::~Evaluator() = default;
 
+// Called for every query of the run: what it seldom does (errors, a query the qrels do not
+// have) is out of line, so that it stays small for a wasm engine to optimise.
 void Evaluator::add(const QueryRun& run) {
-  const std::uint32_t first_line = run.docs.empty() ? 0 : run.docs.front().line;
   const auto& queries = qrels_.queries();
   auto it = next_qrels_;
   if (it == queries.end() || it->first != run.qid) it = queries.find(run.qid);
   if (it != queries.end()) next_qrels_ = std::next(it);
   if (it == queries.end()) {
-    if (runs_without_qrels_.insert(run.qid).second) kept_ += run.qid.size() + kQueryOverhead;
+    note_run_without_qrels(run.qid);
   } else if (options_.only_query.empty() || options_.only_query == run.qid) {
     gains_overflowed_ = false;
     QueryValues values = evaluate(run, it->second);
     if (!values.values.empty()) {
       // A gain map whose sums may overflow (trec_eval then prints 0 or -nan): an error. A NaN
       // alone is not one: trec_eval's Rndcg is 0 / 0 when no ideal gain level is ever reached.
-      if (gains_overflowed_ && !overflow_reported_) {
-        overflow_reported_ = true;
-        overflow_at_ = errors_.items().size();
-        errors_.add(Source::options, 0, 0,
-                    "the gains are too large: query " + quote(run.qid) +
-                        " adds up to more than a double holds; use gains below 1e300");
-      }
+      if (gains_overflowed_ && !overflow_reported_) report_overflow(run.qid);
       kept_ += run.qid.size() + kQueryOverhead + values.values.size() * sizeof(double);
       for (const std::string& t : values.texts) kept_ += t.size();
       results_sorted_ = results_sorted_ && (results_.empty() || results_.back().qid < run.qid);
       results_.push_back(std::move(values));
     }
   }
-  if (kept_ > options_.results_memory_limit && !errors_.full()) {
-    errors_.add(Source::run, first_line, 0,
-                "the per-query results need more than " + megabytes(options_.results_memory_limit) +
-                    " of memory by this query (" +
-                    std::to_string(results_.size() + runs_without_qrels_.size()) +
-                    " queries); evaluate fewer queries or measures at a time" +
-                    (options_.explain_all ? ", or explain one query (-D N.QID)" : ""));
-    options_.results_memory_limit = SIZE_MAX;  // reported once
-  }
+  if (kept_ > options_.results_memory_limit && !errors_.full()) report_results_memory(run);
+}
+
+void Evaluator::note_run_without_qrels(const std::string& qid) {
+  if (runs_without_qrels_.insert(qid).second) kept_ += qid.size() + kQueryOverhead;
+}
+
+void Evaluator::report_overflow(const std::string& qid) {
+  overflow_reported_ = true;
+  overflow_at_ = errors_.items().size();
+  errors_.add(Source::options, 0, 0,
+              "the gains are too large: query " + quote(qid) +
+                  " adds up to more than a double holds; use gains below 1e300");
+}
+
+void Evaluator::report_results_memory(const QueryRun& run) {
+  const std::uint32_t first_line = run.docs.empty() ? 0 : run.docs.front().line;
+  errors_.add(Source::run, first_line, 0,
+              "the per-query results need more than " + megabytes(options_.results_memory_limit) +
+                  " of memory by this query (" +
+                  std::to_string(results_.size() + runs_without_qrels_.size()) +
+                  " queries); evaluate fewer queries or measures at a time" +
+                  (options_.explain_all ? ", or explain one query (-D N.QID)" : ""));
+  options_.results_memory_limit = SIZE_MAX;  // reported once
 }
 
 void Evaluator::part(RunPart& out) {
@@ -590,65 +600,18 @@ void Evaluator::report_repeat(const QueryRun& run, const std::vector<std::uint32
                   std::to_string(later.line) + "); trec_eval rejects this, keep one line");
 }
 
+// In wasm, evaluate() is compiled again, optimised, once it has run for a few queries, in a time
+// that grows with its size: the ranking's order, the ranking against a set of judgments and
+// the rare paths are functions of their own (7.3 KB of wasm took 33-37 ms to optimise whole).
 QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
-  const std::size_t all = run.docs.size();
-  // Rank by score descending, then docno descending (trec_eval's tie-break; ascending when it
-  // reads preferences, as its form_prefs_counts.c sorts), then keep the first -M documents.
   const bool preferences =
       options_.rel_format == RelFormat::prefs || options_.rel_format == RelFormat::qrels_prefs;
-  std::vector<std::uint32_t>& order = order_;  // reused from query to query
-  order.resize(all);
-  std::iota(order.begin(), order.end(), 0u);
-  const auto before = [&](std::uint32_t a, std::uint32_t b) {
-    const auto& da = run.docs[a];
-    const auto& db = run.docs[b];
-    if (da.score != db.score) return da.score > db.score;
-    return preferences ? run.docno(da) < run.docno(db) : run.docno(da) > run.docno(db);
-  };
-  // Runs are mostly written in rank order already: a check in one pass spares the sort.
-  if (!std::is_sorted(order.begin(), order.end(), before)) {
-    std::sort(order.begin(), order.end(), before);
-  }
-  const std::size_t n = depth_of(options_.max_per_query, all);
-  order.resize(n);
-  if (has_repeat(run, order)) {
-    report_repeat(run, order);
-    return {};
-  }
+  if (!rank_order(run, preferences)) return {};
+  const std::vector<std::uint32_t>& order = order_;
   if (preferences) return evaluate_preferences(run, order, qrels);
   if (options_.explain_all || !options_.explain_query.empty()) {
     keep_explanations(run, order, qrels);
   }
-  const auto context_for = [&](const Ranked& r, std::int64_t level) {
-    MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
-    for (std::int64_t rel : r.rel) c.num_rel_ret += rel >= level ? 1 : 0;
-    return c;
-  };
-  // The ranking's relevance values against one set of judgments: the query's, or one group's;
-  // `docnos`, when given, receives the documents `rel` stands for (without the unjudged ones
-  // under -J), for a working shown rank by rank.
-  const auto rank_against = [&](const QueryQrels& judged, std::vector<std::string_view>* docnos) {
-    Ranked r;
-    r.rel.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const QueryRun::Doc& doc = run.docs[order[i]];
-      const std::string_view docno = run.docno(doc);
-      const JudgedDocs::Entry* j = judged.by_doc.find(docno, doc.hash);
-      const std::int64_t rel = j == nullptr   ? kNotInPool
-                               : j->grade < 0 ? kJudgedNegative
-                                              : j->grade;
-      if (options_.judged_only && rel < 0) continue;
-      r.rel.push_back(rel);
-      if (docnos != nullptr) docnos->push_back(docno);
-      r.num_nonpool += rel == kNotInPool ? 1 : 0;
-      r.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
-    }
-    r.levels.assign(judged.grade_counts.rbegin(), judged.grade_counts.rend());
-    const MeasureContext c = context_for(r, options_.relevance_level);
-    r.num_rel = c.num_rel;
-    r.num_rel_ret = c.num_rel_ret;
-    return r;
-  };
   const bool judgment_groups = options_.rel_format == RelFormat::qrels_jg;
   const bool show_working =
       !options_.explain_measure.empty() && run.qid == options_.explain_query && !judgment_groups;
@@ -656,14 +619,10 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   std::vector<Ranked> groups;
   Ranked ranked;
   if (judgment_groups) {
-    for (const JudgmentGroup& group : qrels.groups) {
-      groups.push_back(rank_against(group.judged, nullptr));
-    }
-    ranked.rel.assign(groups.empty() ? 0 : groups.front().rel.size(), kNotInPool);
+    rank_against_groups(run, qrels, groups, ranked);
   } else {
-    ranked = rank_against(qrels, show_working ? &ranked_docnos : nullptr);
-    if (ranked.levels.empty() && negative_only_.size() < 8) negative_only_.push_back(run.qid);
-    if (ranked.levels.empty()) ++negative_only_count_;
+    rank_against(run, qrels, show_working ? &ranked_docnos : nullptr, ranked);
+    if (ranked.levels.empty()) note_negative_only(run.qid);
   }
   const MeasureContext base{options_.relevance_level, ranked.num_rel, ranked.num_rel_ret,
                             options_.docs_in_collection};
@@ -690,10 +649,7 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     const bool own_level = m.relevance_level >= 0 && m.relevance_level != options_.relevance_level;
     const bool own_depth = m.depth > 0 && static_cast<std::uint64_t>(m.depth) < ranked.rel.size();
     Ranked cut;
-    if (own_depth) {
-      cut = ranked;
-      cut.rel.resize(static_cast<std::size_t>(m.depth));
-    }
+    if (own_depth) cut_ranking(ranked, static_cast<std::size_t>(m.depth), cut);
     const Ranked& basis = own_depth ? cut : ranked;
     const MeasureContext c =
         own_depth || own_level
@@ -704,6 +660,85 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     if (!m.gains.empty()) check_gains(m, ranked, run.qid, values, width);
   }
   return out;
+}
+
+// The ranking into order_: by score descending, then docno descending (trec_eval's tie-break;
+// ascending when it reads preferences, as its form_prefs_counts.c sorts), the first -M
+// documents kept. False, the repeat reported, when a docno is retrieved twice among them.
+bool Evaluator::rank_order(const QueryRun& run, bool preferences) {
+  const std::size_t all = run.docs.size();
+  std::vector<std::uint32_t>& order = order_;  // reused from query to query
+  order.resize(all);
+  std::iota(order.begin(), order.end(), 0u);
+  const auto before = [&](std::uint32_t a, std::uint32_t b) {
+    const auto& da = run.docs[a];
+    const auto& db = run.docs[b];
+    if (da.score != db.score) return da.score > db.score;
+    return preferences ? run.docno(da) < run.docno(db) : run.docno(da) > run.docno(db);
+  };
+  // Runs are mostly written in rank order already: a check in one pass spares the sort.
+  if (!std::is_sorted(order.begin(), order.end(), before)) {
+    std::sort(order.begin(), order.end(), before);
+  }
+  order.resize(depth_of(options_.max_per_query, all));
+  if (!has_repeat(run, order)) return true;
+  report_repeat(run, order);
+  return false;
+}
+
+// The measures' context at relevance level `level`: the judged documents at or above it, and
+// the ranked ones.
+MeasureContext Evaluator::context_for(const Ranked& r, std::int64_t level) const {
+  MeasureContext c{level, r.judged_at_or_above(level), 0, options_.docs_in_collection};
+  for (std::int64_t rel : r.rel) c.num_rel_ret += rel >= level ? 1 : 0;
+  return c;
+}
+
+// The ranking (order_) against one set of judgments, the query's or one group's, into `r`:
+// the relevance of each document; `docnos`, when given, receives the documents `rel` stands
+// for (without the unjudged ones under -J), for a working shown rank by rank.
+void Evaluator::rank_against(const QueryRun& run, const QueryQrels& judged,
+                             std::vector<std::string_view>* docnos, Ranked& r) const {
+  const std::vector<std::uint32_t>& order = order_;
+  const std::size_t n = order.size();
+  r.rel.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const QueryRun::Doc& doc = run.docs[order[i]];
+    const std::string_view docno = run.docno(doc);
+    const JudgedDocs::Entry* j = judged.by_doc.find(docno, doc.hash);
+    const std::int64_t rel = j == nullptr ? kNotInPool : j->grade < 0 ? kJudgedNegative : j->grade;
+    if (options_.judged_only && rel < 0) continue;
+    r.rel.push_back(rel);
+    if (docnos != nullptr) docnos->push_back(docno);
+    r.num_nonpool += rel == kNotInPool ? 1 : 0;
+    r.num_unjudged_in_pool += rel == kJudgedNegative ? 1 : 0;
+  }
+  r.levels.assign(judged.grade_counts.rbegin(), judged.grade_counts.rend());
+  const MeasureContext c = context_for(r, options_.relevance_level);
+  r.num_rel = c.num_rel;
+  r.num_rel_ret = c.num_rel_ret;
+}
+
+// Judgment groups (-R qrels_jg): the ranking against each group's judgments; `ranked`, which
+// the measures read for their length, is that many documents not in the pool.
+void Evaluator::rank_against_groups(const QueryRun& run, const QueryQrels& qrels,
+                                    std::vector<Ranked>& groups, Ranked& ranked) const {
+  for (const JudgmentGroup& group : qrels.groups) {
+    rank_against(run, group.judged, nullptr, groups.emplace_back());
+  }
+  ranked.rel.assign(groups.empty() ? 0 : groups.front().rel.size(), kNotInPool);
+}
+
+// A query whose judgments are all negative: named in a warning at the end (the first 8).
+void Evaluator::note_negative_only(const std::string& qid) {
+  if (negative_only_.size() < 8) negative_only_.push_back(qid);
+  ++negative_only_count_;
+}
+
+// `ranked` cut at `depth` documents, into `cut`.
+void Evaluator::cut_ranking(const Ranked& ranked, std::size_t depth, Ranked& cut) {
+  cut = ranked;
+  cut.rel.resize(depth);
 }
 
 // The explanations asked for (-explain one query, or all of them), kept as the query is read.
@@ -788,7 +823,7 @@ void Evaluator::check_gains(const Measure& m, const Ranked& ranked, const std::s
 QueryValues Evaluator::zeroed(const std::string& qid) const {
   QueryValues out;
   out.qid = qid;
-  out.values.assign(columns_.size(), 0.0);
+  out.values = std::vector<double>(columns_.size());  // zeros; assign() is a function of its own
   if (any_text_) out.texts.resize(columns_.size());
   return out;
 }
@@ -886,23 +921,35 @@ void Evaluator::pair_with_qrels(Evaluation& out, std::vector<std::string>& missi
   for (QueryValues& r : results_) sorted.push_back(&r);
   if (!results_sorted_) std::stable_sort(sorted.begin(), sorted.end(), qid_before);
   out.per_query.reserve(options_.average_complete ? qrels_.queries().size() : results_.size());
-  auto it = sorted.begin();
+  QueryValues* const* next = sorted.data();
+  QueryValues* const* const end = next + sorted.size();
   for (const auto& [qid, qrels] : qrels_.queries()) {
     if (!options_.only_query.empty() && qid != options_.only_query) continue;
-    while (it != sorted.end() && (*it)->qid < qid) ++it;
-    while (it != sorted.end() && std::next(it) != sorted.end() && (*std::next(it))->qid == qid)
-      ++it;
-    if (it != sorted.end() && (*it)->qid == qid) {
-      out.per_query.push_back(std::move(**it++));
-    } else if (options_.average_complete) {
-      out.per_query.push_back(stand_in(qid, qrels));
-    } else {
-      missing.push_back(qid);
-    }
+    next = pair_query(qid, qrels, next, end, out, missing);
   }
   if (options_.zscores) {
     for (QueryValues& q : out.per_query) to_zscores(*options_.zscores, columns_, q);
   }
+}
+
+// The qrels' query `qid` paired with its values, the first of [next, end) not before it (a
+// query handed over twice keeps its last values); returns where the next query's search
+// starts. A function of its own, called for each query: see unpack_values.
+QueryValues* const* Evaluator::pair_query(const std::string& qid, const QueryQrels& qrels,
+                                          QueryValues* const* next, QueryValues* const* end,
+                                          Evaluation& out, std::vector<std::string>& missing) {
+  while (next != end && (*next)->qid < qid) ++next;
+  while (next != end && next + 1 != end && next[1]->qid == qid) ++next;
+  if (next != end && (*next)->qid == qid) {
+    out.per_query.push_back(std::move(**next));
+    return next + 1;
+  }
+  if (options_.average_complete) {
+    out.per_query.push_back(stand_in(qid, qrels));
+  } else {
+    missing.push_back(qid);
+  }
+  return next;
 }
 
 QueryValues Evaluator::stand_in(const std::string& qid, const QueryQrels& qrels) {
@@ -1130,16 +1177,21 @@ void Session::start_reader(bool buffer_all) {
       [this](const QueryRun& q) {
         if (evaluator_ != nullptr) {
           evaluator_->add(q);
-          return;
+        } else {
+          keep_waiting(q);
         }
-        waiting_.push_back(q.copy());
-        // Counted as the run reader counts the query it holds.
-        waiting_bytes_ +=
-            q.docs.size() * kRunDocOverhead + q.docnos.size() + q.qid.size() + kQueryOverhead;
       },
       buffer_all);
   if (options_.query_spans) run_->record_spans();
   if (first_line_ > 0) run_->continue_from_line(first_line_, first_byte_);
+}
+
+// A query read before the qrels (read_run_before_qrels), kept until they are read.
+void Session::keep_waiting(const QueryRun& q) {
+  waiting_.push_back(q.copy());
+  // Counted as the run reader counts the query it holds.
+  waiting_bytes_ +=
+      q.docs.size() * kRunDocOverhead + q.docnos.size() + q.qid.size() + kQueryOverhead;
 }
 
 void Session::feed_run(std::string_view chunk) {
@@ -1201,8 +1253,7 @@ bool names_a_line(const RunPart& part) {
 // absorb_packed whole, inlined into the binding that calls it, took 23 ms to compile optimised,
 // after the report was printed).
 NDCG_OUT_OF_LINE void unpack_hashes(detail::Unpacker& u, std::vector<std::uint64_t>& out) {
-  const std::size_t count = u.count(8);
-  for (std::size_t i = 0; i < count && u.ok(); ++i) out.push_back(u.number<std::uint64_t>());
+  u.numbers(u.count(8), out);
 }
 
 NDCG_OUT_OF_LINE void unpack_spans(detail::Unpacker& u, std::vector<QuerySpan>& out) {
@@ -1216,19 +1267,25 @@ NDCG_OUT_OF_LINE void unpack_spans(detail::Unpacker& u, std::vector<QuerySpan>& 
   }
 }
 
+// One query's values (pack_values); false when they are not `columns` values. Called for each
+// query, and small: a wasm engine optimises a function once it has run long enough, and one
+// called once, for all the queries, was optimised only to be left at its end.
+NDCG_OUT_OF_LINE bool unpack_values(detail::Unpacker& u, std::size_t columns, QueryValues& q) {
+  q.qid = u.text();
+  const auto values = u.number<std::uint32_t>();
+  if (!u.ok() || values != columns) return false;
+  u.numbers(values, q.values);
+  q.texts = u.texts();
+  return u.ok();
+}
+
 // False when the bytes are not results of `columns` values each.
 NDCG_OUT_OF_LINE bool unpack_results(detail::Unpacker& u, std::size_t columns,
                                      std::vector<QueryValues>& out) {
   const std::size_t count = u.count(12);
+  out.reserve(out.size() + count);
   for (std::size_t i = 0; i < count && u.ok(); ++i) {
-    QueryValues q;
-    q.qid = u.text();
-    const auto values = u.number<std::uint32_t>();
-    if (!u.ok() || values != columns || values > u.left() / 8) return false;
-    q.values.reserve(values);
-    for (std::uint32_t v = 0; v < values; ++v) q.values.push_back(u.number<double>());
-    q.texts = u.texts();
-    out.push_back(std::move(q));
+    if (!unpack_values(u, columns, out.emplace_back())) return false;
   }
   return true;
 }
@@ -1257,6 +1314,23 @@ bool Session::absorb_part(RunPart& later) {
   return true;
 }
 
+namespace {
+
+// One query's values, packed (pack_part; unpack_values reads them): see unpack_values.
+NDCG_OUT_OF_LINE void pack_values(detail::Packer& p, const QueryValues& q) {
+  p.text(q.qid);
+  p.number(static_cast<std::uint32_t>(q.values.size()));
+  p.numbers(q.values);
+  p.texts(q.texts);
+}
+
+// Out of line, for its loop: see unpack_values.
+NDCG_OUT_OF_LINE void pack_results(detail::Packer& p, const std::vector<QueryValues>& results) {
+  for (const QueryValues& q : results) pack_values(p, q);
+}
+
+}  // namespace
+
 std::string Session::pack_part() {
   RunPart part;
   run_->part(part);
@@ -1270,7 +1344,7 @@ std::string Session::pack_part() {
   p.flag(part.stopped);
   p.text(part.run_tag);
   p.number(static_cast<std::uint64_t>(part.queries.size()));
-  for (const std::uint64_t h : part.queries) p.number(h);
+  p.numbers(part.queries);
   p.flag(part.spans_given_up);
   p.number(static_cast<std::uint64_t>(part.spans.size()));
   for (const QuerySpan& s : part.spans) {
@@ -1281,12 +1355,7 @@ std::string Session::pack_part() {
   p.diagnostics(part.reader_errors);
   p.flag(part.reader_errors_whole);
   p.number(static_cast<std::uint64_t>(part.results.size()));
-  for (const QueryValues& q : part.results) {
-    p.text(q.qid);
-    p.number(static_cast<std::uint32_t>(q.values.size()));
-    for (const double v : q.values) p.number(v);
-    p.texts(q.texts);
-  }
+  pack_results(p, part.results);
   p.flag(part.results_sorted);
   p.texts(part.runs_without_qrels);
   p.texts(part.negative_only);

@@ -371,20 +371,32 @@ void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t
   docnos_.insert(docnos_.end(), docno.begin(), docno.end());
 }
 
+namespace {
+
+// `to` as a copy of `from`, in storage of its size: a function of its own for each type, as
+// settle() runs for every query and a wasm engine optimises it in a time that grows with its
+// size (with four copies inline, 2.3 KB of wasm).
+template <class T>
+NDCG_OUT_OF_LINE void copy_exact(std::vector<T>& to, const std::vector<T>& from) {
+  to.assign(from.begin(), from.end());
+}
+
+}  // namespace
+
 void JudgedDocs::settle(JudgedDocs& building) {
-  entries_.assign(building.entries_.begin(), building.entries_.end());
-  docnos_.assign(building.docnos_.begin(), building.docnos_.end());
+  copy_exact(entries_, building.entries_);
+  copy_exact(docnos_, building.docnos_);
   const std::size_t size = table_size(entries_.size());
   if (size == building.slots_.size()) {
-    slots_ = building.slots_;
-    filter_ = building.filter_;
+    copy_exact(slots_, building.slots_);
+    copy_exact(filter_, building.filter_);
     filter_mask_ = building.filter_mask_;
   } else if (size > 0) {
     place_all(size);
   }
   building.entries_.clear();
   building.docnos_.clear();
-  building.slots_.assign(size, 0);
+  zeroed(building.slots_, size);
   building.size_filter();
 }
 
@@ -396,7 +408,7 @@ std::size_t JudgedDocs::table_size(std::size_t count) {
 }
 
 void JudgedDocs::place_all(std::size_t size) {
-  slots_.assign(size, 0);
+  zeroed(slots_, size);
   const std::size_t mask = slots_.size() - 1;
   size_filter();
   for (std::size_t k = 0; k < entries_.size(); ++k) {
@@ -551,44 +563,26 @@ NDCG_COLD void QrelsReader::general_line(std::string_view text, std::uint32_t nu
   judgment(text, number, f);
 }
 
-// A judgment line's four fields, split.
+// A judgment line's four fields, split. What is rare (an error, judgment groups) is a function
+// of its own: in wasm this one is optimised once hot, in a time that grows with its size.
 void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Field* f) {
   bool out_of_range = false;
   const auto grade = parse_integer(f[3].text, &out_of_range);
   if (!grade) {
-    errors_.add(Source::qrels, number, column_of(text, f[3].offset),
-                "grade " + quote(f[3].text) +
-                    (out_of_range ? " does not fit a 64-bit integer; grades are small whole "
-                                    "numbers such as 0, 1, 2"
-                                  : " is not a whole number written in digits; trec_eval reads "
-                                    "qrels grades as integers"));
+    report_grade(text, number, f[3], out_of_range);
     return;
   }
   if (report_long_docno(f[2], text, number, Source::qrels, errors_)) return;
   bool new_query = false;
   QueryQrels& query = query_of(f[0].text, &new_query);
-  JudgedDocs* into = last_query_new_ ? &building_ : &query.by_doc;
-  const bool judgment_groups = format_ == RelFormat::qrels_jg;
-  if (judgment_groups) {
-    auto& groups = query.groups;
-    auto group = std::find_if(groups.begin(), groups.end(),
-                              [&](const JudgmentGroup& g) { return g.id == f[1].text; });
-    if (group == groups.end()) {
-      groups.push_back(JudgmentGroup{std::string(f[1].text), QueryQrels{}});
-      group = groups.end() - 1;
-      kept_ += f[1].text.size() + kQueryOverhead;
-    }
-    into = &group->judged.by_doc;
-  }
+  JudgedDocs* into = format_ == RelFormat::qrels_jg ? &group_of(query, f[1].text)
+                     : last_query_new_              ? &building_
+                                                    : &query.by_doc;
   const std::size_t bytes_before = into->bytes();
   const JudgedDocs::Entry* judged_before =
       into->insert(f[2].text, docno_hash(f[2].text), *grade, number);
   if (judged_before != nullptr) {
-    errors_.add(Source::qrels, number, column_of(text, f[2].offset),
-                "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
-                    (judgment_groups ? " in judgment group " + quote(f[1].text) : "") +
-                    " (first on line " + std::to_string(judged_before->line) +
-                    "); trec_eval rejects this, keep one line");
+    report_judged_again(text, number, f, judged_before->line);
     return;
   }
   ++judgments_;
@@ -596,10 +590,48 @@ void QrelsReader::judgment(std::string_view text, std::uint32_t number, const Fi
   check_memory(number);
 }
 
+NDCG_COLD void QrelsReader::report_grade(std::string_view text, std::uint32_t number,
+                                         const Field& grade, bool out_of_range) {
+  errors_.add(Source::qrels, number, column_of(text, grade.offset),
+              "grade " + quote(grade.text) +
+                  (out_of_range ? " does not fit a 64-bit integer; grades are small whole "
+                                  "numbers such as 0, 1, 2"
+                                : " is not a whole number written in digits; trec_eval reads "
+                                  "qrels grades as integers"));
+}
+
+NDCG_COLD void QrelsReader::report_judged_again(std::string_view text, std::uint32_t number,
+                                                const Field* f, std::uint32_t first_line) {
+  const bool judgment_groups = format_ == RelFormat::qrels_jg;
+  errors_.add(Source::qrels, number, column_of(text, f[2].offset),
+              "document " + quote(f[2].text) + " is judged again for query " + quote(f[0].text) +
+                  (judgment_groups ? " in judgment group " + quote(f[1].text) : "") +
+                  " (first on line " + std::to_string(first_line) +
+                  "); trec_eval rejects this, keep one line");
+}
+
+// The judged documents of `query`'s judgment group `id` (-R qrels_jg), made when it is new.
+NDCG_COLD JudgedDocs& QrelsReader::group_of(QueryQrels& query, std::string_view id) {
+  auto& groups = query.groups;
+  auto group = std::find_if(groups.begin(), groups.end(),
+                            [&](const JudgmentGroup& g) { return g.id == id; });
+  if (group == groups.end()) {
+    groups.push_back(JudgmentGroup{std::string(id), QueryQrels{}});
+    group = groups.end() - 1;
+    kept_ += id.size() + kQueryOverhead;
+  }
+  return group->judged.by_doc;
+}
+
 // The query a line is about: the previous line's, most often, found without a lookup.
 QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   *created = false;
   if (last_query_ != nullptr && same_text(qid, last_qid_)) return *last_query_;
+  return next_query(qid, created);
+}
+
+// A line about another query than the line before's: once a query, in qrels grouped by query.
+QueryQrels& QrelsReader::next_query(std::string_view qid, bool* created) {
   // The query of the lines before is most often complete (qrels grouped by query): its
   // judgments settle into a table of their size. A query whose lines are apart takes the later
   // ones in its own table, left as it is until finish, so that reading them costs no copy per
@@ -611,11 +643,10 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   // every line may start a stretch, and the map's search compares ids a dozen times. Grouped
   // qrels never build the index.
   if (!query_index_.empty()) {
-    const auto known = query_index_.find(last_qid_);
-    if (known != query_index_.end()) {
+    if (QueryQrels* known = indexed_query()) {
       last_query_new_ = false;
-      last_query_ = indexed_queries_[known->second];
-      return *last_query_;
+      last_query_ = known;
+      return *known;
     }
   }
   // Placed at the end at once when it sorts last, as the queries of sorted qrels do, else where
@@ -623,22 +654,33 @@ QueryQrels& QrelsReader::query_of(std::string_view qid, bool* created) {
   const std::size_t before = queries_.size();
   const auto it = queries_.try_emplace(queries_.end(), std::string(qid));
   const bool inserted = queries_.size() != before;
-  // A map's elements stay where they are. (Keyed by copies of the ids: that kind of table is in
-  // the core already, and the page's module does not grow by another.)
-  if (!query_index_.empty()) {
-    query_index_.emplace(it->first, indexed_queries_.size());
-    indexed_queries_.push_back(&it->second);
-  } else if (!inserted) {
-    query_index_.reserve(queries_.size() * 2);
-    for (auto& [id, query] : queries_) {
-      query_index_.emplace(id, indexed_queries_.size());
-      indexed_queries_.push_back(&query);
-    }
-  }
+  if (!query_index_.empty() || !inserted) index_query(*it);
   *created = inserted;
   last_query_new_ = inserted;
   last_query_ = &it->second;
   return it->second;
+}
+
+// The query last_qid_ names, found by the index (once a query was met again), or null.
+QueryQrels* QrelsReader::indexed_query() {
+  const auto known = query_index_.find(last_qid_);
+  return known == query_index_.end() ? nullptr : indexed_queries_[known->second];
+}
+
+// `query` indexed by its id; the first time a query is met again, every query so far. A map's
+// elements stay where they are. (Keyed by copies of the ids: that kind of table is in the core
+// already, and the page's module does not grow by another.)
+void QrelsReader::index_query(std::pair<const std::string, QueryQrels>& query) {
+  if (!query_index_.empty()) {
+    query_index_.emplace(query.first, indexed_queries_.size());
+    indexed_queries_.push_back(&query.second);
+    return;
+  }
+  query_index_.reserve(queries_.size() * 2);
+  for (auto& [id, known] : queries_) {
+    query_index_.emplace(id, indexed_queries_.size());
+    indexed_queries_.push_back(&known);
+  }
 }
 
 void QrelsReader::settle(QueryQrels& query) {
@@ -913,19 +955,7 @@ void RunReader::absorb(const RunPart& later) {
 void RunReader::close_current() {
   if (current_.qid.empty() && current_.docs.empty()) return;
   if (buffer_all_) {
-    const auto [at, added] = buffered_index_.try_emplace(current_.qid, buffered_.size());
-    if (added) {
-      buffered_.push_back(std::move(current_));
-      current_ = QueryRun{};
-      return;
-    }
-    QueryRun& into = buffered_[at->second];
-    for (QueryRun::Doc d : current_.docs) {
-      const std::string_view docno = current_.docno(d);
-      d.offset = static_cast<std::uint32_t>(into.docnos.size());
-      into.add_docno(docno);
-      into.docs.push_back(d);
-    }
+    if (!keep_buffered()) return;
   } else {
     // The open query's documents leave with it; its id stays, to notice a query seen twice.
     kept_ -= std::min(kept_, current_.docs.size() * kRunDocOverhead + current_.docnos.size());
@@ -937,6 +967,25 @@ void RunReader::close_current() {
   current_.qid.clear();
   current_.docs.clear();
   current_.docnos.clear();
+}
+
+// A run read again, grouped (buffer_all_): the open query kept whole, joined to its earlier
+// stretches. False when it was kept as it is (current_ is then a new, empty query).
+bool RunReader::keep_buffered() {
+  const auto [at, added] = buffered_index_.try_emplace(current_.qid, buffered_.size());
+  if (added) {
+    buffered_.push_back(std::move(current_));
+    current_ = QueryRun{};
+    return false;
+  }
+  QueryRun& into = buffered_[at->second];
+  for (QueryRun::Doc d : current_.docs) {
+    const std::string_view docno = current_.docno(d);
+    d.offset = static_cast<std::uint32_t>(into.docnos.size());
+    into.add_docno(docno);
+    into.docs.push_back(d);
+  }
+  return true;
 }
 
 // The common line read in one pass: fields split on spaces and tabs, no control character, six
@@ -1002,19 +1051,7 @@ void RunReader::accept(std::string_view qid, std::string_view docno, double scor
                        std::string_view tag, std::uint32_t column, std::uint32_t number) {
   // trec_eval's runid is the tag of the last line.
   if (!same_text(tag, run_tag_)) run_tag_.assign(tag);
-  if (!same_text(qid, current_.qid)) {
-    spans_.begin(qid, lines_.line_start());
-    close_current();
-    current_.qid.assign(qid);
-    if (!buffer_all_ && closed_contains(query_hash(current_.qid))) {
-      // The run is read again, every query kept until its end: the rest of this reading, and
-      // evaluating what it hands over, would be thrown away (for a run in no order of query,
-      // every line a query's stretch of its own).
-      regroup_needed_ = true;
-      stopped_ = true;
-      return;
-    }
-  }
+  if (!same_text(qid, current_.qid) && !start_query(qid)) return;
   // Made in place, a field at a time: a Doc made first and copied in is stored a word at a time
   // and read back a vector at a time, which the CPU cannot forward.
   QueryRun::Doc& doc = current_.docs.emplace_back();
@@ -1026,18 +1063,37 @@ void RunReader::accept(std::string_view qid, std::string_view docno, double scor
   doc.hash = docno_hash(docno);
   current_.add_docno(docno);
   kept_ += kRunDocOverhead + docno.size();
-  if (kept_ > memory_limit_) {
-    errors_.add(Source::run, number, 0,
-                buffer_all_
-                    ? "this run is not grouped by query, and holding all of it needs more than " +
-                          megabytes(memory_limit_) +
-                          " of memory by this line; sort the run by query (sort -s -k1,1) and "
-                          "evaluate it again"
-                    : "query " + quote(current_.qid) + " has more documents than fit in " +
-                          megabytes(memory_limit_) + " of memory by this line (" +
-                          std::to_string(current_.docs.size()) + " documents)");
+  if (kept_ > memory_limit_) stop_at_memory_limit(number);
+}
+
+// A line of another query than the line before's: the query before is closed, and this one
+// begins. False when the run must be read again, grouped (the reading stops).
+bool RunReader::start_query(std::string_view qid) {
+  spans_.begin(qid, lines_.line_start());
+  close_current();
+  current_.qid.assign(qid);
+  if (!buffer_all_ && closed_contains(query_hash(current_.qid))) {
+    // The run is read again, every query kept until its end: the rest of this reading, and
+    // evaluating what it hands over, would be thrown away (for a run in no order of query,
+    // every line a query's stretch of its own).
+    regroup_needed_ = true;
     stopped_ = true;
+    return false;
   }
+  return true;
+}
+
+NDCG_COLD void RunReader::stop_at_memory_limit(std::uint32_t number) {
+  errors_.add(Source::run, number, 0,
+              buffer_all_
+                  ? "this run is not grouped by query, and holding all of it needs more than " +
+                        megabytes(memory_limit_) +
+                        " of memory by this line; sort the run by query (sort -s -k1,1) and "
+                        "evaluate it again"
+                  : "query " + quote(current_.qid) + " has more documents than fit in " +
+                        megabytes(memory_limit_) + " of memory by this line (" +
+                        std::to_string(current_.docs.size()) + " documents)");
+  stopped_ = true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -149,9 +149,16 @@ class JudgedDocs {
   void place_all(std::size_t size);
   void append(std::string_view docno, std::uint64_t hash, std::int64_t grade, std::uint32_t line);
   const Entry* find_in_table(std::string_view docno, std::uint64_t hash) const;
+  // `table` as `size` zeros. Not assign(size, 0): called for every query, libc++'s assign is a
+  // function a wasm engine optimises of its own (1.5 KB of wasm).
+  template <class T>
+  static void zeroed(std::vector<T>& table, std::size_t size) {
+    table.resize(size);
+    if (size > 0) std::memset(table.data(), 0, size * sizeof(T));
+  }
   // The filter's bits for the slots there are (none before the slots).
   void size_filter() {
-    filter_.assign(slots_.size() / 8, 0);
+    zeroed(filter_, slots_.size() / 8);
     filter_mask_ = filter_.empty() ? 0 : filter_.size() * 64 - 1;
   }
   std::size_t filter_bit(std::uint64_t hash) const {
@@ -275,6 +282,11 @@ class QrelsReader {
             const LineSplitter::ShortLine* classes = nullptr);
   void general_line(std::string_view text, std::uint32_t number);
   void judgment(std::string_view text, std::uint32_t number, const Field* fields);
+  void report_grade(std::string_view text, std::uint32_t number, const Field& grade,
+                    bool out_of_range);
+  void report_judged_again(std::string_view text, std::uint32_t number, const Field* fields,
+                           std::uint32_t first_line);
+  JudgedDocs& group_of(QueryQrels& query, std::string_view id);
   void preference_line(std::string_view text, std::uint32_t number);
   void check_preferences(const std::string& qid, std::vector<Preference>& preferences);
   // Stops the reading with an error once what it keeps passes the memory limit: inline, as it
@@ -284,6 +296,10 @@ class QrelsReader {
   }
   void stop_at_memory_limit(std::uint32_t number);
   QueryQrels& query_of(std::string_view qid, bool* created);
+  NDCG_OUT_OF_LINE QueryQrels& next_query(std::string_view qid, bool* created);
+  // Qrels whose queries are apart (next_query): out of its way, as most qrels are grouped.
+  NDCG_OUT_OF_LINE QueryQrels* indexed_query();
+  NDCG_OUT_OF_LINE void index_query(std::pair<const std::string, QueryQrels>& query);
   // The judgments of `query`, read in one stretch into building_, settled into its own table.
   void settle(QueryQrels& query);
   NDCG_OUT_OF_LINE void complete_queries();  // not built for size with finish()
@@ -451,6 +467,11 @@ class RunReader {
   void accept(std::string_view qid, std::string_view docno, double score, std::string_view tag,
               std::uint32_t column, std::uint32_t number);
   void close_current();
+  // accept()'s rare work, out of it: a wasm engine optimises accept(), run for every line, in a
+  // time that grows with its size.
+  NDCG_OUT_OF_LINE bool start_query(std::string_view qid);
+  NDCG_OUT_OF_LINE bool keep_buffered();
+  void stop_at_memory_limit(std::uint32_t number);
 
   OnQuery on_query_;
   bool buffer_all_;
@@ -747,6 +768,19 @@ class Evaluator {
 
  private:
   QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
+  // The parts of add() and evaluate(), and their rare work, out of them: in wasm, each is
+  // optimised once it has run for a while, in a time that grows with its size (evaluate()).
+  NDCG_OUT_OF_LINE void note_run_without_qrels(const std::string& qid);
+  NDCG_OUT_OF_LINE void report_overflow(const std::string& qid);
+  NDCG_OUT_OF_LINE void report_results_memory(const QueryRun& run);
+  NDCG_OUT_OF_LINE bool rank_order(const QueryRun& run, bool preferences);
+  MeasureContext context_for(const Ranked& r, std::int64_t level) const;
+  NDCG_OUT_OF_LINE void rank_against(const QueryRun& run, const QueryQrels& judged,
+                                     std::vector<std::string_view>* docnos, Ranked& r) const;
+  NDCG_OUT_OF_LINE void rank_against_groups(const QueryRun& run, const QueryQrels& qrels,
+                                            std::vector<Ranked>& groups, Ranked& ranked) const;
+  NDCG_OUT_OF_LINE void note_negative_only(const std::string& qid);
+  NDCG_OUT_OF_LINE static void cut_ranking(const Ranked& ranked, std::size_t depth, Ranked& cut);
   bool has_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
   bool has_repeated_docno(const QueryRun& run, const std::vector<std::uint32_t>& order);
   NDCG_OUT_OF_LINE void report_repeat(const QueryRun& run, const std::vector<std::uint32_t>& order);
@@ -756,6 +790,10 @@ class Evaluator {
   // The queries' values in trec_eval's order, paired with the qrels (and -c's stand-ins); the
   // qrels' queries without results in `missing`.
   NDCG_OUT_OF_LINE void pair_with_qrels(Evaluation& out, std::vector<std::string>& missing);
+  NDCG_OUT_OF_LINE QueryValues* const* pair_query(const std::string& qid, const QueryQrels& qrels,
+                                                  QueryValues* const* next, QueryValues* const* end,
+                                                  Evaluation& out,
+                                                  std::vector<std::string>& missing);
   // -c's values for a query of the qrels that the run does not have.
   NDCG_OUT_OF_LINE QueryValues stand_in(const std::string& qid, const QueryQrels& qrels);
   // The "all" line (means, sums, counts) and the standard deviations of out.per_query.
@@ -885,6 +923,7 @@ class Session {
  private:
   void start_run(bool buffer_all);
   void start_reader(bool buffer_all);
+  NDCG_OUT_OF_LINE void keep_waiting(const QueryRun& q);
   const QrelsReader& qrels() const { return shared_qrels_ != nullptr ? *shared_qrels_ : qrels_; }
 
   EvalOptions options_;
