@@ -530,6 +530,8 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
       }
       const ok = results.every((r) => r.ok);
       if (ok) onProgress?.({ file: 'tests', bytes: 0 });
+      // Only what ndcg-calc prints: the report runs the tests itself, and result() ran them too.
+      if (commandLine?.only) return { ok, commandLine: printed() };
       const raw = ok ? session.result() : { ok: false, errors: [], warnings: [] };
       return shapeComparison(raw, names, results, printed());
     } catch (error) {

@@ -269,7 +269,7 @@ async function compare(calc, args, argv) {
     measures: args.measures,
     options: Object.fromEntries([...args.options, ...args.compareOptions]),
     onProgress,
-    commandLine: { argv, qrelsName: qrelsPath },
+    commandLine: { argv, qrelsName: qrelsPath, only: true },
   });
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
   if (!result.commandLine) {

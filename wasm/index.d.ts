@@ -350,8 +350,12 @@ export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'ru
   runs: Record<string, ChunkSource | EvaluatedRun> | Map<string, ChunkSource | EvaluatedRun>;
   /** Follows the reading; `{ file: 'tests', bytes: 0 }` once, when the tests begin. */
   onProgress?: (progress: { file: 'qrels' | 'run' | 'tests'; run?: string; bytes: number }) => void;
-  /** Also return what `ndcg-calc compare` prints under `argv`. Node's core only. */
-  commandLine?: { argv: string[]; qrelsName: string };
+  /**
+   * Also return what `ndcg-calc compare` prints under `argv`. Node's core only. With `only`,
+   * the result is just { ok, commandLine } (PrintedEvaluation): the tests run once, for the
+   * report, and no values are built in JS.
+   */
+  commandLine?: { argv: string[]; qrelsName: string; only?: boolean };
 }
 
 export interface PairedTest {
@@ -490,6 +494,7 @@ export interface Calculator {
   /** Two or more runs against one qrels, compared query by query with paired tests. Throws CalculatorUsageError for fewer than two runs. */
   compare(request: CompareRequest): Comparison;
   /** The same over streams, and over runs evaluated elsewhere. */
+  compareStreams(request: CompareStreamRequest & { commandLine: { only: true } }): Promise<PrintedEvaluation>;
   compareStreams(request: CompareStreamRequest): Promise<Comparison>;
   /**
    * Evaluates runs for a comparison made by another instance of the core (a worker): one run or

@@ -176,6 +176,29 @@ test('compareStreams gives compare()\'s numbers, reading each file in chunks, an
   ]);
 });
 
+test('compareStreams with commandLine.only gives the same report, and no values', async () => {
+  const set = DATA_SETS[1];
+  const whole = (path) => () => [read(path)];
+  const argv = ['compare', ...set.measures.flatMap((m) => ['-m', m]), set.qrels, ...Object.values(set.runs)];
+  const request = (only) => ({
+    qrels: whole(set.qrels),
+    runs: Object.fromEntries(Object.entries(set.runs).map(([name, path]) => [name, whole(path)])),
+    measures: set.measures,
+    commandLine: { argv, qrelsName: set.qrels, only },
+  });
+  const full = await calc.compareStreams(request(false));
+  const only = await calc.compareStreams(request(true));
+  assert.equal(full.ok, true);
+  assert.deepEqual(only, { ok: true, commandLine: full.commandLine });
+  assert.match(only.commandLine.out, /randomization/);
+  // A run that fails is reported the same way.
+  const broken = (only) => calc.compareStreams({ ...request(only), runs: { a: whole(Object.values(set.runs)[0]), b: () => ['301 Q0 x\n'] } });
+  const [brokenFull, brokenOnly] = [await broken(false), await broken(true)];
+  assert.equal(brokenOnly.ok, false);
+  assert.deepEqual(brokenOnly.commandLine, brokenFull.commandLine);
+  assert.notEqual(brokenOnly.commandLine.status, 0);
+});
+
 test('runs evaluated in other instances of the core (evaluateForComparison) compare as runs read in one', async () => {
   const { createCalculator: another } = await import('../../wasm/index.mjs');
   const elsewhere = await another();
