@@ -314,8 +314,12 @@ TestResult paired_t(std::span<const double> d, double tol) {
 
 namespace {
 
+// The work of one sample, in a function of its own for each test: a wasm engine optimises a
+// function once it has run for a while, and these run 10,000 times a pair of runs, where the
+// test that calls them runs once and would stay unoptimised to its end.
+
 // One random sign assignment's sum, from the tables of randomization().
-double signed_sum(const double* row, std::size_t words, SplitMix64& random) {
+NDCG_OUT_OF_LINE double signed_sum(const double* row, std::size_t words, SplitMix64& random) {
   double sum = 0;
   for (std::size_t w = 0; w < words; ++w) {
     const std::uint64_t bits = random.next();
@@ -326,7 +330,7 @@ double signed_sum(const double* row, std::size_t words, SplitMix64& random) {
 
 // One bootstrap resample's sum: n indices, two from each 64-bit draw, each floor(h · n / 2^32)
 // for 32 random bits h (a multiplication where a remainder would divide), the low half first.
-double resampled_sum(std::span<const double> d, SplitMix64& random) {
+NDCG_OUT_OF_LINE double resampled_sum(std::span<const double> d, SplitMix64& random) {
   const std::uint64_t n = d.size();
   const auto index = [n](std::uint64_t half) { return static_cast<std::size_t>((half * n) >> 32); };
   double sum = 0;
