@@ -17,6 +17,7 @@
 
 #include "ndcg/options.hpp"
 #include "pack.hpp"
+#include "score_sort.hpp"
 #include "trec_measures.hpp"
 #include "trec_memory.hpp"
 #include "trec_prefs.hpp"
@@ -670,15 +671,21 @@ bool Evaluator::rank_order(const QueryRun& run, bool preferences) {
   std::vector<std::uint32_t>& order = order_;  // reused from query to query
   order.resize(all);
   std::iota(order.begin(), order.end(), 0u);
+  const auto tie_before = [&](std::uint32_t a, std::uint32_t b) {
+    const std::string_view da = run.docno(run.docs[a]);
+    const std::string_view db = run.docno(run.docs[b]);
+    return preferences ? da < db : da > db;
+  };
   const auto before = [&](std::uint32_t a, std::uint32_t b) {
-    const auto& da = run.docs[a];
-    const auto& db = run.docs[b];
-    if (da.score != db.score) return da.score > db.score;
-    return preferences ? run.docno(da) < run.docno(db) : run.docno(da) > run.docno(db);
+    const double sa = run.docs[a].score;
+    const double sb = run.docs[b].score;
+    return sa != sb ? sa > sb : tie_before(a, b);
   };
   // Runs are mostly written in rank order already: a check in one pass spares the sort.
   if (!std::is_sorted(order.begin(), order.end(), before)) {
-    std::sort(order.begin(), order.end(), before);
+    detail::sort_by_score(
+        order, [&](std::uint32_t i) { return run.docs[i].score; }, tie_before, score_keys_,
+        score_keys_spare_);
   }
   order.resize(depth_of(options_.max_per_query, all));
   if (!has_repeat(run, order)) return true;

@@ -50,6 +50,14 @@
 #define NDCG_OUT_OF_LINE
 #endif
 
+namespace ndcg::detail {
+// A document's score as a sort key, and its index (score_sort.hpp).
+struct ScoreKey {
+  std::uint64_t key;
+  std::uint32_t index;
+};
+}  // namespace ndcg::detail
+
 namespace ndcg::trec {
 
 // ---------------------------------------------------------------------------------------------
@@ -837,6 +845,7 @@ class Evaluator {
   std::map<std::string, Explanation> explanations_;  // explain_all
   // Scratch space of evaluate(), kept from query to query: the ranking, and its docnos sorted.
   std::vector<std::uint32_t> order_;
+  std::vector<detail::ScoreKey> score_keys_, score_keys_spare_;  // for sorting order_ by score
   std::vector<std::uint32_t> seen_;  // an open-addressed table of docno hashes' high halves
   std::optional<Working> working_;
   DiagnosticList errors_;
