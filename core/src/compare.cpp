@@ -343,6 +343,34 @@ NDCG_OUT_OF_LINE double resampled_sum(std::span<const double> d, SplitMix64& ran
   return sum;
 }
 
+// Four resamples' sums, each drawn and added up exactly as resampled_sum() does it, the next
+// four resamples of `random`: resample j starts j resamples' draws later (SplitMix64::skip).
+// Each sum waits for its last addition; four side by side do not wait for each other.
+constexpr std::size_t kSideBySide = 4;
+NDCG_OUT_OF_LINE void resampled_sums(std::span<const double> d, SplitMix64& random,
+                                     double (&sums)[kSideBySide]) {
+  const std::uint64_t n = d.size();
+  const std::uint64_t draws = (n + 1) / 2;  // a resample's
+  const auto index = [n](std::uint64_t half) { return static_cast<std::size_t>((half * n) >> 32); };
+  SplitMix64 lanes[kSideBySide] = {random, random, random, random};
+  for (std::size_t j = 1; j < kSideBySide; ++j) lanes[j].skip(j * draws);
+  double sum[kSideBySide] = {0, 0, 0, 0};
+  for (std::size_t i = 0; i + 1 < d.size(); i += 2) {
+    for (std::size_t j = 0; j < kSideBySide; ++j) {
+      const std::uint64_t bits = lanes[j].next();
+      sum[j] += d[index(bits & 0xffffffffu)];
+      sum[j] += d[index(bits >> 32)];
+    }
+  }
+  if (n % 2 != 0) {
+    for (std::size_t j = 0; j < kSideBySide; ++j) {
+      sum[j] += d[index(lanes[j].next() & 0xffffffffu)];
+    }
+  }
+  for (std::size_t j = 0; j < kSideBySide; ++j) sums[j] = sum[j];
+  random.skip(kSideBySide * draws);
+}
+
 }  // namespace
 
 TestResult randomization(std::span<const double> d, double tol, std::uint64_t permutations,
@@ -512,13 +540,19 @@ TestResult bootstrap(std::span<const double> d, double tol, std::uint64_t resamp
   std::vector<double> means(resamples);
   std::uint64_t extreme = 0;
   const double threshold = std::fabs(mean) - tol;
-  for (std::uint64_t s = 0; s < resamples; ++s) {
-    const double sum = resampled_sum(d, random);
+  const auto keep = [&](std::uint64_t s, double sum) {
     means[s] = sum / static_cast<double>(n);
     // Under the null the differences are shifted to a mean of 0, which shifts every resampled
     // mean by the same amount.
     if (std::fabs(means[s] - mean) >= threshold) ++extreme;
+  };
+  std::uint64_t s = 0;
+  for (; s + kSideBySide <= resamples; s += kSideBySide) {
+    double sums[kSideBySide];
+    resampled_sums(d, random, sums);
+    for (std::size_t j = 0; j < kSideBySide; ++j) keep(s + j, sums[j]);
   }
+  for (; s < resamples; ++s) keep(s, resampled_sum(d, random));
   std::sort(means.begin(), means.end());
   const auto quantile = [&](double q) {
     const double h = q * static_cast<double>(resamples - 1);

@@ -96,6 +96,8 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
+  // Moves on by `draws` draws at once: the state moves by a constant a draw.
+  void skip(std::uint64_t draws) { state_ += draws * 0x9e3779b97f4a7c15ULL; }
 
  private:
   std::uint64_t state_;
