@@ -328,24 +328,11 @@ NDCG_OUT_OF_LINE double signed_sum(const double* row, std::size_t words, SplitMi
   return sum;
 }
 
-// One bootstrap resample's sum: n indices, two from each 64-bit draw, each floor(h · n / 2^32)
-// for 32 random bits h (a multiplication where a remainder would divide), the low half first.
-NDCG_OUT_OF_LINE double resampled_sum(std::span<const double> d, SplitMix64& random) {
-  const std::uint64_t n = d.size();
-  const auto index = [n](std::uint64_t half) { return static_cast<std::size_t>((half * n) >> 32); };
-  double sum = 0;
-  for (std::size_t i = 0; i + 1 < d.size(); i += 2) {
-    const std::uint64_t bits = random.next();
-    sum += d[index(bits & 0xffffffffu)];
-    sum += d[index(bits >> 32)];
-  }
-  if (n % 2 != 0) sum += d[index(random.next() & 0xffffffffu)];
-  return sum;
-}
-
-// Four resamples' sums, each drawn and added up exactly as resampled_sum() does it, the next
-// four resamples of `random`: resample j starts j resamples' draws later (SplitMix64::skip).
-// Each sum waits for its last addition; four side by side do not wait for each other.
+// The bootstrap's next four resamples' sums. A resample's sum: n indices, two from each 64-bit
+// draw, each floor(h · n / 2^32) for 32 random bits h (a multiplication where a remainder would
+// divide), the low half first. Resample j starts j resamples' draws after the first
+// (SplitMix64::skip), and each is added up in its own order, as one alone would be: a sum waits
+// for its last addition, and four side by side do not wait for each other.
 constexpr std::size_t kSideBySide = 4;
 NDCG_OUT_OF_LINE void resampled_sums(std::span<const double> d, SplitMix64& random,
                                      double (&sums)[kSideBySide]) {
@@ -540,19 +527,17 @@ TestResult bootstrap(std::span<const double> d, double tol, std::uint64_t resamp
   std::vector<double> means(resamples);
   std::uint64_t extreme = 0;
   const double threshold = std::fabs(mean) - tol;
-  const auto keep = [&](std::uint64_t s, double sum) {
-    means[s] = sum / static_cast<double>(n);
-    // Under the null the differences are shifted to a mean of 0, which shifts every resampled
-    // mean by the same amount.
-    if (std::fabs(means[s] - mean) >= threshold) ++extreme;
-  };
-  std::uint64_t s = 0;
-  for (; s + kSideBySide <= resamples; s += kSideBySide) {
+  // Four at a time; of the last four, those past `resamples` are not kept.
+  for (std::uint64_t s = 0; s < resamples; s += kSideBySide) {
     double sums[kSideBySide];
     resampled_sums(d, random, sums);
-    for (std::size_t j = 0; j < kSideBySide; ++j) keep(s + j, sums[j]);
+    for (std::size_t j = 0; j < kSideBySide && s + j < resamples; ++j) {
+      means[s + j] = sums[j] / static_cast<double>(n);
+      // Under the null the differences are shifted to a mean of 0, which shifts every resampled
+      // mean by the same amount.
+      if (std::fabs(means[s + j] - mean) >= threshold) ++extreme;
+    }
   }
-  for (; s < resamples; ++s) keep(s, resampled_sum(d, random));
   std::sort(means.begin(), means.end());
   const auto quantile = [&](double q) {
     const double h = q * static_cast<double>(resamples - 1);
@@ -664,8 +649,7 @@ std::optional<trec::Evaluation> unpack(std::string_view bytes, DiagnosticList& e
   for (std::uint64_t q = 0; q < queries && u.ok(); ++q) {
     trec::QueryValues v;
     v.qid = u.text();
-    v.values.reserve(columns);
-    for (std::uint32_t c = 0; c < columns; ++c) v.values.push_back(u.number<double>());
+    u.numbers(columns, v.values);
     e.per_query.push_back(std::move(v));
   }
   // Its diagnostics, said where the comparison is reported.
