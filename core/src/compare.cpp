@@ -328,34 +328,121 @@ NDCG_OUT_OF_LINE double signed_sum(const double* row, std::size_t words, SplitMi
   return sum;
 }
 
-// The bootstrap's next four resamples' sums. A resample's sum: n indices, two from each 64-bit
-// draw, each floor(h · n / 2^32) for 32 random bits h (a multiplication where a remainder would
-// divide), the low half first. Resample j starts j resamples' draws after the first
-// (SplitMix64::skip), and each is added up in its own order, as one alone would be: a sum waits
-// for its last addition, and four side by side do not wait for each other.
+// The bootstrap draws its resamples four at a time, in blocks of queries: each resample's
+// indices into the queries are drawn once (draw_block) and summed for every difference vector
+// compared on those queries (add_block), so that the draws are shared by every pair and measure.
+// A resample's sum: n indices, two from each 64-bit draw, each floor(h · n / 2^32) for 32 random
+// bits h (a multiplication where a remainder would divide), the low half first, added in that
+// order whatever the vectors. Resample j starts j resamples' draws after the first
+// (SplitMix64::skip); a sum waits for its last addition, and four side by side do not wait for
+// each other.
 constexpr std::size_t kSideBySide = 4;
-NDCG_OUT_OF_LINE void resampled_sums(std::span<const double> d, SplitMix64& random,
-                                     double (&sums)[kSideBySide]) {
-  const std::uint64_t n = d.size();
-  const std::uint64_t draws = (n + 1) / 2;  // a resample's
-  const auto index = [n](std::uint64_t half) { return static_cast<std::size_t>((half * n) >> 32); };
-  SplitMix64 lanes[kSideBySide] = {random, random, random, random};
-  for (std::size_t j = 1; j < kSideBySide; ++j) lanes[j].skip(j * draws);
-  double sum[kSideBySide] = {0, 0, 0, 0};
-  for (std::size_t i = 0; i + 1 < d.size(); i += 2) {
-    for (std::size_t j = 0; j < kSideBySide; ++j) {
+constexpr std::size_t kBlock = 1024;  // indices a resample draws at a time (even)
+
+// The indices of the next `count` queries of each of the four resamples, into
+// indices[j * kBlock + i]; `lanes` move on by the draws made.
+void draw_block(SplitMix64 (&lanes)[kSideBySide], std::uint64_t n, std::size_t count,
+                std::uint32_t* indices) {
+  const auto index = [n](std::uint64_t half) {
+    return static_cast<std::uint32_t>((half * n) >> 32);
+  };
+  for (std::size_t j = 0; j < kSideBySide; ++j) {
+    std::uint32_t* out = indices + j * kBlock;
+    std::size_t i = 0;
+    for (; i + 1 < count; i += 2) {
       const std::uint64_t bits = lanes[j].next();
-      sum[j] += d[index(bits & 0xffffffffu)];
-      sum[j] += d[index(bits >> 32)];
+      out[i] = index(bits & 0xffffffffu);
+      out[i + 1] = index(bits >> 32);
     }
+    if (i < count) out[i] = index(lanes[j].next() & 0xffffffffu);
   }
-  if (n % 2 != 0) {
-    for (std::size_t j = 0; j < kSideBySide; ++j) {
-      sum[j] += d[index(lanes[j].next() & 0xffffffffu)];
-    }
+}
+
+// Adds d at a block's indices to the four resamples' sums of one vector.
+void add_block(const double* d, const std::uint32_t* indices, std::size_t count, double* sums) {
+  double sum[kSideBySide] = {sums[0], sums[1], sums[2], sums[3]};
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t j = 0; j < kSideBySide; ++j) sum[j] += d[indices[j * kBlock + i]];
   }
   for (std::size_t j = 0; j < kSideBySide; ++j) sums[j] = sum[j];
+}
+
+// What bootstrap() finds, for each of several difference vectors of one length n > 0, from the
+// same resamples of the queries: each vector's resampled means are as bootstrap() alone draws and
+// adds them, bit for bit.
+struct BootstrapOf {
+  std::span<const double> d;
+  double tol = 0;
+  TestResult result;
+  double low = 0;
+  double high = 0;
+  std::uint64_t extreme = 0;  // resampled means as far from d's mean as 0 is, or farther
+};
+
+// The next four resamples' sums of every vector of `all` (of n > 0 queries), into
+// sums[v * kSideBySide + j]; `random` moves on past them. A function called once for four
+// resamples, for a wasm engine to optimise: it has no other way into a long loop.
+NDCG_OUT_OF_LINE void resample_four(std::span<const BootstrapOf> all, SplitMix64& random,
+                                    std::uint32_t* indices, double* sums) {
+  const std::size_t n = all.front().d.size();
+  const std::uint64_t draws = (n + 1) / 2;  // a resample's
+  SplitMix64 lanes[kSideBySide] = {random, random, random, random};
+  for (std::size_t j = 1; j < kSideBySide; ++j) lanes[j].skip(j * draws);
+  std::fill(sums, sums + all.size() * kSideBySide, 0.0);
+  for (std::size_t from = 0; from < n; from += kBlock) {
+    const std::size_t count = std::min(kBlock, n - from);
+    draw_block(lanes, n, count, indices);
+    for (std::size_t v = 0; v < all.size(); ++v) {
+      add_block(all[v].d.data(), indices, count, sums + v * kSideBySide);
+    }
+  }
   random.skip(kSideBySide * draws);
+}
+
+void bootstrap_all(std::span<BootstrapOf> all, std::uint64_t resamples, std::uint64_t seed,
+                   double alpha) {
+  if (all.empty()) return;
+  const std::size_t n = all.front().d.size();
+  const std::size_t k = all.size();
+  std::vector<double> means(k * resamples);
+  std::vector<std::uint32_t> indices(kSideBySide * kBlock);
+  std::vector<double> sums(k * kSideBySide);
+  for (BootstrapOf& b : all) b.result.statistic = mean_of(b.d);
+  SplitMix64 random(seed);
+  // Four at a time; of the last four, those past `resamples` are not kept.
+  for (std::uint64_t s = 0; s < resamples; s += kSideBySide) {
+    resample_four(all, random, indices.data(), sums.data());
+    for (std::size_t v = 0; v < k; ++v) {
+      BootstrapOf& b = all[v];
+      const double centre = b.result.statistic;
+      for (std::size_t j = 0; j < kSideBySide && s + j < resamples; ++j) {
+        const double mean = sums[v * kSideBySide + j] / static_cast<double>(n);
+        means[v * resamples + s + j] = mean;
+        // Under the null the differences are shifted to a mean of 0, which shifts every
+        // resampled mean by the same amount.
+        if (std::fabs(mean - centre) >= std::fabs(centre) - b.tol) ++b.extreme;
+      }
+    }
+  }
+  for (std::size_t v = 0; v < k; ++v) {
+    BootstrapOf& b = all[v];
+    const auto first = means.begin() + static_cast<std::ptrdiff_t>(v * resamples);
+    std::sort(first, first + static_cast<std::ptrdiff_t>(resamples));
+    const auto quantile = [&](double q) {
+      const double h = q * static_cast<double>(resamples - 1);
+      const auto lo = static_cast<std::size_t>(std::floor(h));
+      const std::size_t hi = std::min<std::size_t>(lo + 1, resamples - 1);
+      return first[lo] + (h - static_cast<double>(lo)) * (first[hi] - first[lo]);
+    };
+    b.low = quantile(alpha / 2);
+    b.high = quantile(1 - alpha / 2);
+    b.result.test = Test::bootstrap;
+    b.result.samples = resamples;
+    b.result.p = b.result.p_adjusted =
+        static_cast<double>(b.extreme + 1) / static_cast<double>(resamples + 1);
+    b.result.method =
+        std::to_string(resamples) + " resamples of the queries, seed " + std::to_string(seed);
+  }
 }
 
 }  // namespace
@@ -511,45 +598,20 @@ TestResult wilcoxon(std::span<const double> d, double tol) {
 
 TestResult bootstrap(std::span<const double> d, double tol, std::uint64_t resamples,
                      std::uint64_t seed, double alpha, double& low, double& high) {
-  TestResult r;
-  r.test = Test::bootstrap;
-  const std::size_t n = d.size();
-  const double mean = mean_of(d);
-  r.statistic = mean;
-  r.samples = resamples;
-  if (n == 0) {
+  if (d.empty()) {
+    TestResult r;
+    r.test = Test::bootstrap;
+    r.samples = resamples;
     low = high = 0;
     r.p = r.p_adjusted = 1;
     r.method = "no queries";
     return r;
   }
-  SplitMix64 random(seed);
-  std::vector<double> means(resamples);
-  std::uint64_t extreme = 0;
-  const double threshold = std::fabs(mean) - tol;
-  // Four at a time; of the last four, those past `resamples` are not kept.
-  for (std::uint64_t s = 0; s < resamples; s += kSideBySide) {
-    double sums[kSideBySide];
-    resampled_sums(d, random, sums);
-    for (std::size_t j = 0; j < kSideBySide && s + j < resamples; ++j) {
-      means[s + j] = sums[j] / static_cast<double>(n);
-      // Under the null the differences are shifted to a mean of 0, which shifts every resampled
-      // mean by the same amount.
-      if (std::fabs(means[s + j] - mean) >= threshold) ++extreme;
-    }
-  }
-  std::sort(means.begin(), means.end());
-  const auto quantile = [&](double q) {
-    const double h = q * static_cast<double>(resamples - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    const std::size_t hi = std::min<std::size_t>(lo + 1, resamples - 1);
-    return means[lo] + (h - static_cast<double>(lo)) * (means[hi] - means[lo]);
-  };
-  low = quantile(alpha / 2);
-  high = quantile(1 - alpha / 2);
-  r.p = r.p_adjusted = static_cast<double>(extreme + 1) / static_cast<double>(resamples + 1);
-  r.method = std::to_string(resamples) + " resamples of the queries, seed " + std::to_string(seed);
-  return r;
+  BootstrapOf one{d, tol, {}, 0, 0, 0};
+  bootstrap_all(std::span<BootstrapOf>(&one, 1), resamples, seed, alpha);
+  low = one.low;
+  high = one.high;
+  return one.result;
 }
 
 std::vector<double> holm(std::span<const double> p) {
@@ -793,7 +855,9 @@ Comparison compare(const std::vector<std::string>& systems,
       for (std::size_t a = 0; a < b; ++a) pairs.emplace_back(a, b);
     }
   }
-  std::vector<double> d(nq);
+  // Each pair and measure's differences, b − a per query, kept for the tests.
+  std::vector<double> differences(nm * pairs.size() * nq);
+  std::vector<double> tolerances;
   for (std::size_t m = 0; m < nm; ++m) {
     for (const auto& [a, b] : pairs) {
       PairComparison pc;
@@ -803,46 +867,65 @@ Comparison compare(const std::vector<std::string>& systems,
       pc.queries = nq;
       const double* va = out.values.data() + (a * nm + m) * nq;
       const double* vb = out.values.data() + (b * nm + m) * nq;
+      double* d = differences.data() + out.pairs.size() * nq;
       double largest = 1;
       for (std::size_t q = 0; q < nq; ++q) {
         d[q] = vb[q] - va[q];
         largest = std::max({largest, std::fabs(va[q]), std::fabs(vb[q])});
       }
       const double tol = 1e-12 * largest;
-      for (double x : d) {
-        if (x > tol) {
+      for (std::size_t q = 0; q < nq; ++q) {
+        if (d[q] > tol) {
           ++pc.wins;
-        } else if (x < -tol) {
+        } else if (d[q] < -tol) {
           ++pc.losses;
         } else {
           ++pc.ties;
         }
       }
+      const std::span<const double> ds(d, nq);
       pc.mean_a = out.mean(a, m);
       pc.mean_b = out.mean(b, m);
-      pc.difference = mean_of(d);
-      pc.stdev = stdev_of(d, pc.difference);
+      pc.difference = mean_of(ds);
+      pc.stdev = stdev_of(ds, pc.difference);
       pc.effect_size =
           pc.stdev > tol ? pc.difference / pc.stdev : (std::fabs(pc.difference) <= tol ? 0 : kNaN);
       pc.low = pc.high = kNaN;
-      for (Test t : options.tests) {
-        switch (t) {
-          case Test::t:
-            pc.tests.push_back(paired_t(d, tol));
-            break;
-          case Test::randomization:
-            pc.tests.push_back(randomization(d, tol, options.permutations, options.seed));
-            break;
-          case Test::wilcoxon:
-            pc.tests.push_back(wilcoxon(d, tol));
-            break;
-          case Test::bootstrap:
-            pc.tests.push_back(bootstrap(d, tol, options.permutations, options.seed, options.alpha,
-                                         pc.low, pc.high));
-            break;
-        }
-      }
+      tolerances.push_back(tol);
       out.pairs.push_back(std::move(pc));
+    }
+  }
+  // The bootstraps of every pair and measure share their resamples (the same queries, the same
+  // seed): drawn once for all.
+  std::vector<BootstrapOf> bootstraps;
+  if (std::find(options.tests.begin(), options.tests.end(), Test::bootstrap) !=
+      options.tests.end()) {
+    for (std::size_t i = 0; i < out.pairs.size(); ++i) {
+      bootstraps.push_back(BootstrapOf{
+          std::span<const double>(differences.data() + i * nq, nq), tolerances[i], {}, 0, 0, 0});
+    }
+    bootstrap_all(bootstraps, options.permutations, options.seed, options.alpha);
+  }
+  for (std::size_t i = 0; i < out.pairs.size(); ++i) {
+    PairComparison& pc = out.pairs[i];
+    const std::span<const double> d(differences.data() + i * nq, nq);
+    for (Test t : options.tests) {
+      switch (t) {
+        case Test::t:
+          pc.tests.push_back(paired_t(d, tolerances[i]));
+          break;
+        case Test::randomization:
+          pc.tests.push_back(randomization(d, tolerances[i], options.permutations, options.seed));
+          break;
+        case Test::wilcoxon:
+          pc.tests.push_back(wilcoxon(d, tolerances[i]));
+          break;
+        case Test::bootstrap:
+          pc.tests.push_back(bootstraps[i].result);
+          pc.low = bootstraps[i].low;
+          pc.high = bootstraps[i].high;
+          break;
+      }
     }
   }
   // Each test's family: every pair and measure compared.

@@ -137,6 +137,94 @@ TEST_CASE("compare: exact and sampled randomization agree within the sampling er
   CHECK(cmp::randomization(d, tol, 5000, 9).p != cmp::randomization(d, tol, 5000, 10).p);
 }
 
+TEST_CASE("compare: the bootstrap draws each resample as one resample alone, over many blocks") {
+  // 2,501 queries (odd, so a resample's last draw gives one index; more than two blocks of
+  // indices), 1,003 resamples (not a multiple of four): resample s takes the draws from s times
+  // a resample's draws on, two indices a draw, and adds them in their order.
+  const std::size_t n = 2501;
+  std::vector<double> d(n);
+  for (std::size_t i = 0; i < n; ++i) d[i] = std::sin(static_cast<double>(i) * 0.7) * 0.3 + 0.01;
+  const double tol = cmp::tolerance(d);
+  const std::uint64_t resamples = 1003;
+  const std::uint64_t seed = 77;
+  const double alpha = 0.1;
+  double mean = 0;
+  for (double x : d) mean += x;
+  mean /= static_cast<double>(n);
+  std::vector<double> means;
+  std::uint64_t extreme = 0;
+  for (std::uint64_t s = 0; s < resamples; ++s) {
+    cmp::SplitMix64 random(seed);
+    random.skip(s * ((n + 1) / 2));
+    double sum = 0;
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 2 == 0) bits = random.next();
+      const std::uint64_t h = i % 2 == 0 ? bits & 0xffffffffu : bits >> 32;
+      sum += d[static_cast<std::size_t>((h * n) >> 32)];
+    }
+    means.push_back(sum / static_cast<double>(n));
+    if (std::fabs(means.back() - mean) >= std::fabs(mean) - tol) ++extreme;
+  }
+  std::sort(means.begin(), means.end());
+  const auto quantile = [&](double q) {
+    const double h = q * static_cast<double>(resamples - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    return means[lo] + (h - static_cast<double>(lo)) * (means[lo + 1] - means[lo]);
+  };
+  double low = 0;
+  double high = 0;
+  const cmp::TestResult r = cmp::bootstrap(d, tol, resamples, seed, alpha, low, high);
+  CHECK(r.samples == resamples);
+  CHECK(r.p == static_cast<double>(extreme + 1) / static_cast<double>(resamples + 1));
+  CHECK(low == quantile(alpha / 2));
+  CHECK(high == quantile(1 - alpha / 2));
+}
+
+TEST_CASE("compare: each pair and measure's bootstrap is its differences' bootstrap alone") {
+  // compare() draws the resamples once for every pair and measure; each must come out as if it
+  // had been drawn for that pair and measure only.
+  const trec::Evaluation full = evaluate(kQrels, kRun, true);
+  const trec::Evaluation trunc = evaluate(kQrels, kTrunc, true);
+  // A third run: the first one's values, each changed by its own amount.
+  trec::Evaluation mixed = full;
+  for (std::size_t q = 0; q < mixed.per_query.size(); ++q) {
+    for (double& v : mixed.per_query[q].values) v = v * 0.9 + 0.01 * static_cast<double>(q % 7);
+  }
+  for (const std::uint64_t resamples : {1ull, 7ull, 1003ull}) {
+    cmp::Options options;
+    options.pairs = cmp::Pairs::all;
+    options.tests = {cmp::Test::t, cmp::Test::bootstrap};
+    options.permutations = resamples;
+    options.seed = 5;
+    const cmp::Comparison c =
+        cmp::compare({"full", "trunc", "mixed"}, {&full, &trunc, &mixed}, options);
+    REQUIRE(c.ok);
+    REQUIRE(c.pairs.size() == 3 * c.measures.size());
+    for (const cmp::PairComparison& pc : c.pairs) {
+      CAPTURE(resamples);
+      CAPTURE(c.measures[pc.measure]);
+      std::vector<double> d;
+      std::vector<double> both;
+      for (std::size_t q = 0; q < c.queries.size(); ++q) {
+        d.push_back(c.value(pc.b, pc.measure, q) - c.value(pc.a, pc.measure, q));
+        both.push_back(c.value(pc.a, pc.measure, q));
+        both.push_back(c.value(pc.b, pc.measure, q));
+      }
+      double low = 0;
+      double high = 0;
+      const cmp::TestResult alone = cmp::bootstrap(d, cmp::tolerance(both), resamples, options.seed,
+                                                   options.alpha, low, high);
+      REQUIRE(pc.tests.size() == 2);
+      CHECK(pc.tests[1].test == cmp::Test::bootstrap);
+      CHECK(pc.tests[1].p == alone.p);
+      CHECK(pc.tests[1].statistic == alone.statistic);
+      CHECK(pc.low == low);
+      CHECK(pc.high == high);
+    }
+  }
+}
+
 TEST_CASE("compare: Holm and Benjamini–Hochberg as defined") {
   const std::vector<double> p = {0.04, 0.01, 0.05, 0.03, 0.02};
   const std::vector<double> h = cmp::holm(p);
