@@ -329,8 +329,8 @@ std::uint64_t docno_hash(std::string_view docno) {
 const JudgedDocs::Entry* JudgedDocs::find_in_table(std::string_view docno,
                                                    std::uint64_t hash) const {
   if (slots_.empty()) {
-    for (const Entry& e : entries_) {
-      if (e.hash == hash && this->docno(e) == docno) return &e;
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      if (docno_at(k) == docno) return &entries_[k];
     }
     return nullptr;
   }
@@ -338,8 +338,7 @@ const JudgedDocs::Entry* JudgedDocs::find_in_table(std::string_view docno,
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
     if (slot == 0) return nullptr;
-    const Entry& e = entries_[slot - 1];
-    if (e.hash == hash && this->docno(e) == docno) return &e;
+    if (docno_at(slot - 1) == docno) return &entries_[slot - 1];
   }
 }
 
@@ -347,7 +346,7 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
                                             std::int64_t grade, std::uint32_t line) {
   if (slots_.empty() && entries_.size() < kScanned) {
     if (const Entry* e = find(docno, hash)) return e;
-    append(docno, hash, grade, line);
+    append(docno, grade, line);
     return nullptr;
   }
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
@@ -355,19 +354,17 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     const std::uint32_t slot = slots_[i];
     if (slot == 0) {
-      append(docno, hash, grade, line);
+      append(docno, grade, line);
       slots_[i] = static_cast<std::uint32_t>(entries_.size());
       filter(hash);
       return nullptr;
     }
-    const Entry& e = entries_[slot - 1];
-    if (e.hash == hash && this->docno(e) == docno) return &e;
+    if (docno_at(slot - 1) == docno) return &entries_[slot - 1];
   }
 }
 
-void JudgedDocs::append(std::string_view docno, std::uint64_t hash, std::int64_t grade,
-                        std::uint32_t line) {
-  entries_.push_back(Entry{hash, grade, line, static_cast<std::uint32_t>(docnos_.size())});
+void JudgedDocs::append(std::string_view docno, std::int64_t grade, std::uint32_t line) {
+  entries_.push_back(Entry{grade, line, static_cast<std::uint32_t>(docnos_.size())});
   docnos_.insert(docnos_.end(), docno.begin(), docno.end());
 }
 
@@ -412,10 +409,11 @@ void JudgedDocs::place_all(std::size_t size) {
   const std::size_t mask = slots_.size() - 1;
   size_filter();
   for (std::size_t k = 0; k < entries_.size(); ++k) {
-    std::size_t i = static_cast<std::size_t>(entries_[k].hash) & mask;
+    const std::uint64_t hash = docno_hash(docno_at(k));
+    std::size_t i = static_cast<std::size_t>(hash) & mask;
     while (slots_[i] != 0) i = (i + 1) & mask;
     slots_[i] = static_cast<std::uint32_t>(k + 1);
-    filter(entries_[k].hash);
+    filter(hash);
   }
 }
 
