@@ -334,11 +334,15 @@ const JudgedDocs::Entry* JudgedDocs::find_in_table(std::string_view docno,
     }
     return nullptr;
   }
-  const std::size_t mask = slots_.size() - 1;
+  const std::size_t slot = slot_at(probe(docno, hash));
+  return slot == 0 ? nullptr : &entries_[slot - 1];
+}
+
+std::size_t JudgedDocs::probe(std::string_view docno, std::uint64_t hash) const {
+  const std::size_t mask = slot_count() - 1;
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
-    const std::uint32_t slot = slots_[i];
-    if (slot == 0) return nullptr;
-    if (docno_at(slot - 1) == docno) return &entries_[slot - 1];
+    const std::size_t slot = slot_at(i);
+    if (slot == 0 || docno_at(slot - 1) == docno) return i;
   }
 }
 
@@ -349,18 +353,13 @@ const JudgedDocs::Entry* JudgedDocs::insert(std::string_view docno, std::uint64_
     append(docno, grade, line);
     return nullptr;
   }
-  if ((entries_.size() + 1) * 2 > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
-    const std::uint32_t slot = slots_[i];
-    if (slot == 0) {
-      append(docno, grade, line);
-      slots_[i] = static_cast<std::uint32_t>(entries_.size());
-      filter(hash);
-      return nullptr;
-    }
-    if (docno_at(slot - 1) == docno) return &entries_[slot - 1];
-  }
+  if ((entries_.size() + 1) * 2 > slot_count()) grow();
+  const std::size_t at = probe(docno, hash);
+  if (const std::size_t slot = slot_at(at); slot != 0) return &entries_[slot - 1];
+  append(docno, grade, line);
+  set_slot(at, entries_.size());
+  filter(hash);
+  return nullptr;
 }
 
 void JudgedDocs::append(std::string_view docno, std::int64_t grade, std::uint32_t line) {
@@ -384,7 +383,7 @@ void JudgedDocs::settle(JudgedDocs& building) {
   copy_exact(entries_, building.entries_);
   copy_exact(docnos_, building.docnos_);
   const std::size_t size = table_size(entries_.size());
-  if (size == building.slots_.size()) {
+  if (size == building.slot_count()) {
     copy_exact(slots_, building.slots_);
     copy_exact(filter_, building.filter_);
     filter_mask_ = building.filter_mask_;
@@ -393,7 +392,7 @@ void JudgedDocs::settle(JudgedDocs& building) {
   }
   building.entries_.clear();
   building.docnos_.clear();
-  zeroed(building.slots_, size);
+  building.zero_slots(size);
   building.size_filter();
 }
 
@@ -405,14 +404,14 @@ std::size_t JudgedDocs::table_size(std::size_t count) {
 }
 
 void JudgedDocs::place_all(std::size_t size) {
-  zeroed(slots_, size);
-  const std::size_t mask = slots_.size() - 1;
+  zero_slots(size);
   size_filter();
+  const std::size_t mask = size - 1;
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     const std::uint64_t hash = docno_hash(docno_at(k));
     std::size_t i = static_cast<std::size_t>(hash) & mask;
-    while (slots_[i] != 0) i = (i + 1) & mask;
-    slots_[i] = static_cast<std::uint32_t>(k + 1);
+    while (slot_at(i) != 0) i = (i + 1) & mask;
+    set_slot(i, k + 1);
     filter(hash);
   }
 }
@@ -420,7 +419,7 @@ void JudgedDocs::place_all(std::size_t size) {
 // Kept at most half full: doubles the table (from four times kScanned, when the entries outgrow
 // their linear scan) and places every entry again.
 void JudgedDocs::grow() {
-  place_all(std::max<std::size_t>(4 * kScanned, slots_.size() * 2));
+  place_all(std::max<std::size_t>(4 * kScanned, slot_count() * 2));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -143,11 +143,14 @@ class JudgedDocs {
   // Bytes held, for the readers' memory estimate.
   std::size_t bytes() const {
     return entries_.capacity() * sizeof(Entry) + docnos_.capacity() +
-           slots_.capacity() * sizeof(std::uint32_t) + filter_.capacity() * sizeof(std::uint64_t);
+           slots_.capacity() * sizeof(std::uint16_t) + filter_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
   static constexpr std::size_t kScanned = 8;
+  // Tables of at most this many slots hold at most half as many entries (grow()), whose indexes
+  // fit 16 bits: most queries' slots take two bytes, not four.
+  static constexpr std::size_t kNarrowSlots = 65536;
 
   void grow();
   // The slots' size for `count` entries, as grow() reaches it: none while a scan serves, else
@@ -162,6 +165,24 @@ class JudgedDocs {
     return std::string_view(docnos_.data() + entries_[k].offset, end - entries_[k].offset);
   }
   const Entry* find_in_table(std::string_view docno, std::uint64_t hash) const;
+  // The slots probed from `hash`: the one of `docno`'s entry, or the empty one where it would go.
+  std::size_t probe(std::string_view docno, std::uint64_t hash) const;
+  // A wide table's slots take two of slots_' 16-bit words each, low half first.
+  bool wide() const { return slots_.size() > kNarrowSlots; }
+  std::size_t slot_count() const { return wide() ? slots_.size() / 2 : slots_.size(); }
+  std::size_t slot_at(std::size_t i) const {
+    return wide() ? slots_[2 * i] | (std::size_t{slots_[2 * i + 1]} << 16) : slots_[i];
+  }
+  void set_slot(std::size_t i, std::size_t entry) {
+    if (wide()) {
+      slots_[2 * i] = static_cast<std::uint16_t>(entry);
+      slots_[2 * i + 1] = static_cast<std::uint16_t>(entry >> 16);
+    } else {
+      slots_[i] = static_cast<std::uint16_t>(entry);
+    }
+  }
+  // The slots as `size` empty ones (none for 0): narrow up to kNarrowSlots, else wide.
+  void zero_slots(std::size_t size) { zeroed(slots_, size <= kNarrowSlots ? size : 2 * size); }
   // `table` as `size` zeros. Not assign(size, 0): called for every query, libc++'s assign is a
   // function a wasm engine optimises of its own (1.5 KB of wasm).
   template <class T>
@@ -171,7 +192,7 @@ class JudgedDocs {
   }
   // The filter's bits for the slots there are (none before the slots).
   void size_filter() {
-    zeroed(filter_, slots_.size() / 8);
+    zeroed(filter_, slot_count() / 8);
     filter_mask_ = filter_.empty() ? 0 : filter_.size() * 64 - 1;
   }
   std::size_t filter_bit(std::uint64_t hash) const {
@@ -187,8 +208,10 @@ class JudgedDocs {
   }
 
   std::vector<Entry> entries_;
-  std::vector<char> docnos_;          // a vector, not a string: its appends inline
-  std::vector<std::uint32_t> slots_;  // index into entries_ + 1; 0 is empty
+  std::vector<char> docnos_;  // a vector, not a string: its appends inline
+  // The slots, index into entries_ + 1 (0 is empty): 16 bits each for a table of at most
+  // kNarrowSlots, else 32 (set_slot).
+  std::vector<std::uint16_t> slots_;
   // With the slots, eight bits per slot, each set when a judged docno's hash names it (by its
   // high half, where the slots take the low): most ranked documents are not judged, and a clear
   // bit says so without probing the slots, where a lookup that finds nothing meets a full slot
