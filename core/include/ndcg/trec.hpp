@@ -84,15 +84,16 @@ struct Preference {
   std::uint32_t line;
 };
 
-// A docno's 64-bit hash, the same in the readers (run and qrels) and the evaluator: a
-// document's judgment is found, and a document retrieved twice noticed, by comparing hashes
-// first and bytes only when they match. Eight bytes at a time, with a multiply-xorshift mix.
+// A docno's 64-bit hash, the same in the readers (run and qrels) and the evaluator: it places a
+// judged document in its query's table (JudgedDocs, which then compares docnos), and a document
+// retrieved twice is noticed by comparing hashes first and bytes only when they match. Eight
+// bytes at a time, with a multiply-xorshift mix.
 std::uint64_t docno_hash(std::string_view docno);
 
 // One query's judged documents, in insertion order: their docnos in one string and an
-// open-addressed table of their hashes, so that a judgment costs no allocation of its own. Up
-// to kScanned documents are found by scanning their hashes, with no table: a collection of
-// many small queries then costs two allocations a query.
+// open-addressed table of their indexes, placed by docno_hash, so that a judgment costs no
+// allocation of its own. Up to kScanned documents are found by scanning their docnos, with no
+// table: a collection of many small queries then costs two allocations a query.
 class JudgedDocs {
  public:
   // No hash: a slot's entry is checked by its docno (equal lengths, then bytes), and the table,
