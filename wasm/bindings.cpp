@@ -513,6 +513,11 @@ class TrecSession : public FedSession {
   bool absorbPart(std::size_t size) {
     return session_->absorb_packed(buffered(size));
   }
+  // Lines sampled from the run's two parts (Uint8Arrays, trec.hpp's PartQueries): this session,
+  // reading the later part or the first, keeps the judgments of that part's queries only.
+  void keepPartQueries(const std::string& first, const std::string& later, bool later_part) {
+    session_->keep_part_queries(first, later, later_part);
+  }
 #endif
 
   // The evaluation, kept for formatTrec and commandLineReport, without building its values in
@@ -824,6 +829,7 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("continueRunAtByte", &TrecSession::continueRunAtByte)
       .function("packPart", &TrecSession::packPart)
       .function("absorbPart", &TrecSession::absorbPart)
+      .function("keepPartQueries", &TrecSession::keepPartQueries)
 #endif
       .function("conclude", &TrecSession::conclude)
       .function("result", &TrecSession::result)

@@ -66,7 +66,7 @@ async function main(argv) {
     commandLine: { argv, qrelsName: qrelsPath, runName: runPath, only: true, bytes: true },
   };
   const result = split
-    ? await calc.evaluateSplit({ ...request, run: split.first, later: split.later, whole: run, onProgress: split.onProgress })
+    ? await calc.evaluateSplit({ ...request, run: split.first, later: split.later, whole: run, samples: split.samples, onProgress: split.onProgress })
     : await calc.evaluateStreams(request);
   split?.stop();
   if (args.progress && process.stderr.isTTY) process.stderr.write('\n');
@@ -167,8 +167,9 @@ function largeEnoughToSplit(info) {
  * that names a line, as a run with errors does, the whole run is read again, and every line is
  * named right. The worker reads the qrels too, by their path: qrels that can be read only once
  * (stdin, a pipe, /dev/fd/N) keep the run in one thread, as two threads reading them would each
- * get a share of their lines. Resolves { first, later, onProgress, stop } or null, for a run read
- * in one.
+ * get a share of their lines. Each thread keeps the judgments of its own part's queries only, as
+ * lines sampled from both parts tell them (sampleParts). Resolves { first, later, samples,
+ * onProgress, stop } or null, for a run read in one.
  */
 async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   const info = runPath === '-' ? null : await stat(runPath).catch(() => null);
@@ -176,6 +177,7 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
   const { size } = info;
   const handle = await open(runPath, 'r');
   let at;
+  let samples;
   try {
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);
@@ -192,25 +194,69 @@ async function splitRun(calc, runPath, qrelsPath, measures, options, report) {
     }
     if (boundary === null) return null;
     at = middle + boundary;
+    samples = await sampleParts(handle, size, at);
   } finally {
     await handle.close();
   }
   const range = (start, end) => () => fileReader(runPath, start, end);
   let laterBytes = 0;
   let firstBytes = 0;
-  const { worker, result } = await startWorker({ task: 'later-part', qrelsPath, runPath, from: at, measures, options }, (progress) => {
+  const { worker, result } = await startWorker({ task: 'later-part', qrelsPath, runPath, from: at, samples, measures, options }, (progress) => {
     laterBytes = progress.bytes;
     report?.({ file: 'run', bytes: firstBytes + laterBytes });
   });
   return {
     first: range(0, at),
     later: result.then((r) => r?.packed ?? null),
+    samples,
     onProgress: ({ file, bytes }) => {
       if (file === 'run') firstBytes = bytes;
       report?.(file === 'run' ? { file, bytes: firstBytes + laterBytes } : { file, bytes });
     },
     stop: () => worker.terminate(),
   };
+}
+
+/**
+ * Whole lines sampled from a run of `size` bytes split at byte `at` (calc.evaluateSplit's
+ * `samples`), 16 from each part: the run's first line and the first line after each sixteenth of
+ * the first part, the later part's first line and the first after each sixteenth of it, and the
+ * run's last line. 33 reads of 4 KiB; a line longer than that is left out.
+ */
+async function sampleParts(handle, size, at) {
+  const parts = 16;
+  const window = Buffer.alloc(4096);
+  // The whole line starting at `start`, or after the first line break past it (`after`), when
+  // it starts before `end` and fits the window; else null.
+  const lineAt = async (start, after, end) => {
+    const { bytesRead } = await handle.read(window, 0, Math.min(window.length, size - start), start);
+    let from = 0;
+    if (after) {
+      from = window.indexOf(0x0a) + 1;
+      if (from === 0 || from >= bytesRead) return null;
+    }
+    if (start + from >= end) return null;
+    const stop = window.indexOf(0x0a, from);
+    if (stop < 0 || stop >= bytesRead) return start + bytesRead === size ? window.subarray(from, bytesRead) : null;
+    return window.subarray(from, stop);
+  };
+  const lines = async (start, end, last) => {
+    const found = [];
+    for (let k = 0; k < parts; k++) {
+      const line = await lineAt(start + Math.floor(((end - start) * k) / parts), k > 0, end);
+      if (line !== null) found.push(Buffer.from(line), Buffer.from('\n'));
+    }
+    if (last) {
+      // The run's last line: after the last line break before its final one.
+      const from = Math.max(at, size - window.length);
+      const { bytesRead } = await handle.read(window, 0, size - from, from);
+      const text = window.subarray(0, window[bytesRead - 1] === 0x0a ? bytesRead - 1 : bytesRead);
+      const begin = text.lastIndexOf(0x0a) + 1;
+      if (begin > 0 || from === at) found.push(Buffer.from(text.subarray(begin)));
+    }
+    return new Uint8Array(Buffer.concat(found));
+  };
+  return { first: await lines(0, at, false), later: await lines(at, size, true) };
 }
 
 /**

@@ -271,6 +271,17 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
 export interface SplitRequest extends StreamRequest {
   later: Promise<Uint8Array | null> | Uint8Array | null;
   whole: ChunkSource;
+  samples?: PartSamples;
+}
+
+/**
+ * Whole lines sampled from the two parts of a split run, in file order: `first` from the run's
+ * first line on, `later` from the later part's first line on, ending with the run's last line.
+ * Given alike to both parts, each keeps the judgments of its own queries only.
+ */
+export interface PartSamples {
+  first: Uint8Array;
+  later: Uint8Array;
 }
 
 /** What evaluateStreams() and evaluateSplit() return for a request with commandLine.only. */
@@ -488,7 +499,7 @@ export interface Calculator {
    * promise of it, awaited after the qrels) when known: without it the part joins only when
    * nothing it says names a line. `packed` is null when the part cannot be joined.
    */
-  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine?: number | Promise<number>; firstByte: number }): Promise<{ packed: Uint8Array | null }>;
+  evaluateLaterPart(request: Omit<StreamRequest, 'commandLine' | 'trecText'> & { firstLine?: number | Promise<number>; firstByte: number; samples?: PartSamples }): Promise<{ packed: Uint8Array | null }>;
   /** Where in `window` (run bytes from any offset) a line starts whose query differs from the line before's; null for none. */
   queryBoundary(window: Uint8Array): number | null;
   /** Two or more runs against one qrels, compared query by query with paired tests. Throws CalculatorUsageError for fewer than two runs. */

@@ -12,6 +12,16 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
     const core = currentCore();
     return core !== null && typeof core.queryBoundary === 'function' ? core : null;
   };
+  // `samples`, when given: { first, later }, lines sampled from the two parts (Uint8Arrays, see
+  // the request's doc): the session keeps the judgments of its own part's queries only.
+  const keepPart = (session, samples, later) => {
+    if (samples === undefined || samples === null) return;
+    const { first, later: second } = samples;
+    if (!(first instanceof Uint8Array) || !(second instanceof Uint8Array)) {
+      throw new CalculatorUsageError('samples must be { first, later }: Uint8Arrays of whole lines of the run\'s two parts');
+    }
+    session.keepPartQueries(first, second, later);
+  };
 
   return {
     /**
@@ -23,10 +33,15 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
      * as for a run without errors (else the first part's instance reads the whole run). Resolves
      * { packed }: the part as bytes for the first part's evaluateSplit(), or null when it cannot
      * be joined (its queries need regrouping, the options keep one instance, or reading failed:
-     * the first part's instance then reads the whole run, and reports what fails).
+     * the first part's instance then reads the whole run, and reports what fails). `samples`,
+     * optional: { first, later }, whole lines sampled from the run's two parts in file order
+     * (`first` from its first line on, `later` from the part's first line on, ending with the
+     * run's last line), given alike to both parts: each then keeps the judgments of its own
+     * queries only, as the samples' order tells them, and a part that meets another query is
+     * not joined (the whole run is read again).
      */
     async evaluateLaterPart(request) {
-      const { qrels, run, firstLine, firstByte, onProgress } = request ?? {};
+      const { qrels, run, firstLine, firstByte, onProgress, samples } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function') {
         throw new CalculatorUsageError('evaluateLaterPart() takes functions { qrels, run } that return chunks');
       }
@@ -41,6 +56,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       try {
         session = new core.TrecSession(...args);
         if (!session.canSplit()) return { packed: null };
+        keepPart(session, samples, true);
         await feedAll(qrels, chunkFeeder(core, session, 'feedQrelsBuffer'), 'qrels');
         session.finishQrels();
         const line = await firstLine;
@@ -65,10 +81,10 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
      * a line where a query starts), `later` the other part as evaluateLaterPart() packed it (or a
      * promise of it; null: it could not be), `whole` the whole run, read here when the parts
      * cannot be joined (a run not grouped by query). The result, diagnostics and commandLine
-     * included, is the one reading the whole run gives.
+     * included, is the one reading the whole run gives. `samples`: as evaluateLaterPart's.
      */
     async evaluateSplit(request) {
-      const { qrels, run, later, whole, onProgress } = request ?? {};
+      const { qrels, run, later, whole, onProgress, samples } = request ?? {};
       if (typeof qrels !== 'function' || typeof run !== 'function' || typeof whole !== 'function') {
         throw new CalculatorUsageError('evaluateSplit() takes functions { qrels, run, whole } and the later part');
       }
@@ -81,6 +97,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
       try {
         session = new core.TrecSession(...args);
         if (!session.canSplit()) return readWhole();
+        keepPart(session, samples, false);
         await feedAll(qrels, chunkFeeder(core, session, 'feedQrelsBuffer'), 'qrels', (bytes) => onProgress?.({ file: 'qrels', bytes }));
         session.finishQrels();
         await feedAll(run, chunkFeeder(core, session, 'feedRunBuffer'), 'run', (bytes) => onProgress?.({ file: 'run', bytes }));

@@ -16,12 +16,13 @@ if (task.core) useCompiledCore(task.core);
 const calc = await createCalculator();
 
 if (task.task === 'later-part') {
-  const { qrelsPath, runPath, from, measures, options } = task;
+  const { qrelsPath, runPath, from, samples, measures, options } = task;
   // The number of the part's first line is not known here (see splitRun in cli.mjs).
   const result = await calc.evaluateLaterPart({
     qrels: await opener(qrelsPath),
     run: () => fileReader(runPath, from),
     firstByte: from,
+    samples,
     measures,
     options,
     onProgress: progress,

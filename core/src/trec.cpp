@@ -411,6 +411,8 @@ void Evaluator::add(const QueryRun& run) {
   if (it != queries.end()) next_qrels_ = std::next(it);
   if (it == queries.end()) {
     note_run_without_qrels(run.qid);
+  } else if (it->second.dropped) {
+    missed_judgments_ = true;  // its part is not joined (Session::absorb)
   } else if (options_.only_query.empty() || options_.only_query == run.qid) {
     gains_overflowed_ = false;
     QueryValues values = evaluate(run, it->second);
@@ -474,6 +476,7 @@ void Evaluator::part(RunPart& out) {
   out.lists_whole =
       errors_.size() == errors_.items().size() && warnings_.size() == warnings_.items().size();
   out.kept = kept_;
+  out.missed_judgments = missed_judgments_;
 }
 
 bool Evaluator::absorb(RunPart& later) {
@@ -1225,6 +1228,12 @@ void Session::next_run() {
   start_run(false);
 }
 
+void Session::keep_part_queries(std::string_view first, std::string_view later, bool later_part) {
+  if (options_.average_complete || options_.rel_format != RelFormat::qrels || !can_split()) return;
+  auto part = std::make_unique<PartQueries>(first, later, later_part);
+  if (!part->all()) qrels_.keep_only(std::move(part));
+}
+
 bool Session::can_split() const {
   return options_.explain_query.empty() && !options_.explain_all &&
          options_.explain_measure.empty() && options_.only_query.empty();
@@ -1244,7 +1253,7 @@ void Session::continue_run_at_byte(std::uint64_t first_byte) {
 
 namespace {
 
-constexpr std::string_view kPartMagic = "ndcg-part2";
+constexpr std::string_view kPartMagic = "ndcg-part3";
 
 // Whether anything a part says names a line: a located diagnostic, or one dropped past a list's
 // limit (which may have been).
@@ -1304,14 +1313,16 @@ bool Session::absorb(Session& later) {
   later.run_->part(part);
   later.evaluator_->part(part);
   part.lines_unknown = later.lines_unknown_;
+  part.missed_judgments = part.missed_judgments || later.qrels_.dropped_met_again();
   return absorb_part(part);
 }
 
 bool Session::absorb_part(RunPart& later) {
   RunReader& reader = *run_;
   if (!can_split() || reader.regroup_needed() || later.regroup_needed || reader.stopped() ||
-      later.stopped || !later.reader_errors_whole || reader.shares_query_with(later) ||
-      (later.lines_unknown && names_a_line(later))) {
+      later.stopped || later.missed_judgments || evaluator_->missed_judgments() ||
+      qrels().dropped_met_again() || !later.reader_errors_whole ||
+      reader.shares_query_with(later) || (later.lines_unknown && names_a_line(later))) {
     return false;
   }
   // One reader hands over no query once it has met an error: the later part's evaluations count
@@ -1378,6 +1389,7 @@ std::string Session::pack_part() {
   p.flag(part.lists_whole);
   p.number(static_cast<std::uint64_t>(part.kept));
   p.flag(lines_unknown_);
+  p.flag(part.missed_judgments || qrels_.dropped_met_again());
   return p.take();
 }
 
@@ -1414,6 +1426,7 @@ bool Session::absorb_packed(std::string_view bytes) {
   part.lists_whole = u.flag();
   part.kept = static_cast<std::size_t>(u.number<std::uint64_t>());
   part.lines_unknown = u.flag();
+  part.missed_judgments = u.flag();
   if (!u.ok() || !u.at_end()) return false;
   return absorb_part(part);
 }

@@ -643,6 +643,7 @@ QueryQrels& QrelsReader::next_query(std::string_view qid, bool* created) {
     if (QueryQrels* known = indexed_query()) {
       last_query_new_ = false;
       last_query_ = known;
+      if (known->dropped) dropped_met_again_ = true;
       return *known;
     }
   }
@@ -652,6 +653,11 @@ QueryQrels& QrelsReader::next_query(std::string_view qid, bool* created) {
   const auto it = queries_.try_emplace(queries_.end(), std::string(qid));
   const bool inserted = queries_.size() != before;
   if (!query_index_.empty() || !inserted) index_query(*it);
+  if (inserted) {
+    it->second.dropped = filter_ != nullptr && !filter_->keeps(qid);
+  } else if (it->second.dropped) {
+    dropped_met_again_ = true;
+  }
   *created = inserted;
   last_query_new_ = inserted;
   last_query_ = &it->second;
@@ -682,8 +688,12 @@ void QrelsReader::index_query(std::pair<const std::string, QueryQrels>& query) {
 
 void QrelsReader::settle(QueryQrels& query) {
   const std::size_t before = building_.bytes();
-  query.by_doc.settle(building_);
-  kept_ += query.by_doc.bytes() + building_.bytes();
+  // A dropped query's judgments (keep_only) are settled as any, to count what they would hold,
+  // and let go.
+  JudgedDocs dropped;
+  JudgedDocs& into = query.dropped ? dropped : query.by_doc;
+  into.settle(building_);
+  kept_ += into.bytes() + building_.bytes();
   kept_ -= std::min(kept_, before);
   for (JudgmentGroup& group : query.groups) shrink(group.judged.by_doc);
 }
@@ -1164,6 +1174,89 @@ std::optional<std::size_t> query_boundary(std::string_view window) {
     at = end + 1;
   }
   return std::nullopt;
+}
+
+namespace {
+
+bool is_number(std::string_view id) {
+  return !id.empty() &&
+         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// -1, 0 or 1 as the number `a` is below, equal to or above the number `b` (both is_number).
+int compare_numbers(std::string_view a, std::string_view b) {
+  const auto digits = [](std::string_view n) {
+    const std::size_t first = n.find_first_not_of('0');
+    return first == std::string_view::npos ? std::string_view{} : n.substr(first);
+  };
+  a = digits(a);
+  b = digits(b);
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  const int c = a.compare(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+int compare_bytes(std::string_view a, std::string_view b) {
+  const int c = a.compare(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+// The query ids of `lines`' run lines, in order (blank and comment lines have none).
+void sampled_queries(std::string_view lines, std::vector<std::string_view>& out) {
+  std::size_t at = 0;
+  while (at < lines.size()) {
+    std::size_t end = lines.find('\n', at);
+    if (end == std::string_view::npos) end = lines.size();
+    const std::string_view qid = query_of_line(lines.substr(at, end - at));
+    if (!qid.empty()) out.push_back(qid);
+    at = end + 1;
+  }
+}
+
+}  // namespace
+
+PartQueries::PartQueries(std::string_view first, std::string_view later, bool later_part)
+    : later_(later_part) {
+  std::vector<std::string_view> before;
+  std::vector<std::string_view> after;
+  sampled_queries(first, before);
+  sampled_queries(later, after);
+  if (after.empty()) return;
+  boundary_.assign(after.front());
+  orders_ = kByteOrder | kNumberOrder;
+  // Each order in which the samples go up, with the boundary after every query before it.
+  const auto check = [&](std::uint8_t order, int (*compare)(std::string_view, std::string_view)) {
+    const auto fits = [&](const std::vector<std::string_view>& ids) {
+      for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (compare(ids[i - 1], ids[i]) > 0) return false;
+      }
+      return true;
+    };
+    if (!fits(before) || !fits(after) ||
+        (!before.empty() && compare(before.back(), boundary_) >= 0)) {
+      orders_ &= static_cast<std::uint8_t>(~order);
+    }
+  };
+  check(kByteOrder, compare_bytes);
+  const bool numbers = std::all_of(before.begin(), before.end(), is_number) &&
+                       std::all_of(after.begin(), after.end(), is_number);
+  if (numbers) {
+    check(kNumberOrder, compare_numbers);
+  } else {
+    orders_ &= static_cast<std::uint8_t>(~kNumberOrder);
+  }
+}
+
+bool PartQueries::keeps(std::string_view qid) const {
+  if (all()) return true;
+  // In this part by an order that fits: before the boundary for the first part, else not.
+  const auto in_part = [&](int compared) { return later_ ? compared >= 0 : compared < 0; };
+  if ((orders_ & kByteOrder) != 0 && in_part(compare_bytes(qid, boundary_))) return true;
+  if ((orders_ & kNumberOrder) != 0) {
+    // An id that is not a number has no place in that order: kept.
+    if (!is_number(qid) || in_part(compare_numbers(qid, boundary_))) return true;
+  }
+  return false;
 }
 
 }  // namespace ndcg::trec

@@ -104,8 +104,9 @@ namespace {
 // of the core), absorbed having used the first session's qrels (threads that share them), or
 // packed having been read without the number of its first line (instances that do not count
 // the lines before it); or absorbed having been read before the first session's qrels, which it
-// then shares (a thread that starts at once).
-enum class Join { absorbed, packed, shared_qrels, lines_unknown, before_qrels };
+// then shares (a thread that starts at once); or packed, each session having kept the judgments
+// of its own part's queries only, as every line of the run tells them (Session::keep_part_queries).
+enum class Join { absorbed, packed, shared_qrels, lines_unknown, before_qrels, own_queries };
 
 // The run read by two sessions, split at byte `at` (a line start): the result when the two
 // parts join (Session::absorb), else nullopt.
@@ -116,6 +117,10 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
   counter.feed(run.substr(0, at), [](std::string_view, std::uint32_t) {});
   Session first(options);
   Session later(options);
+  if (join == Join::own_queries) {
+    first.keep_part_queries(run.substr(0, at), run.substr(at), false);
+    later.keep_part_queries(run.substr(0, at), run.substr(at), true);
+  }
   if (join == Join::before_qrels) {
     later.continue_run(counter.lines_emitted() + 1, at);
     later.read_run_before_qrels();
@@ -138,7 +143,8 @@ std::optional<Evaluation> evaluate_split(std::string_view qrels, std::string_vie
   if (join != Join::before_qrels) later.feed_run(run.substr(at));
   const bool regroup = first.finish_run();
   if (later.finish_run() || regroup) return std::nullopt;
-  const bool packed = join == Join::packed || join == Join::lines_unknown;
+  const bool packed =
+      join == Join::packed || join == Join::lines_unknown || join == Join::own_queries;
   if (!(packed ? first.absorb_packed(later.pack_part()) : first.absorb(later))) {
     return std::nullopt;
   }
@@ -193,7 +199,9 @@ void check_every_split(std::string_view qrels, std::string_view run, const EvalO
     // The same part carried as bytes (another instance of the core) joins the same way.
     // So does a later part read with the first session's qrels (threads that share them), and
     // one read before them.
-    for (const Join join : {Join::packed, Join::shared_qrels, Join::before_qrels}) {
+    // And one whose sessions kept only their own part's judgments.
+    for (const Join join :
+         {Join::packed, Join::shared_qrels, Join::before_qrels, Join::own_queries}) {
       CAPTURE(static_cast<int>(join));
       const std::optional<Evaluation> carried = evaluate_split(qrels, run, options, at + 1, join);
       CHECK(carried.has_value() == split.has_value());
@@ -431,6 +439,187 @@ TEST_CASE(
           REQUIRE(pieced.ok);
           CHECK(format_trec(pieced, true) == format_trec(whole, true));
           CHECK(described(pieced.warnings) == described(whole.warnings));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("PartQueries: the queries of one part of a sorted run, by the order its samples fit") {
+  // Byte order and number order both fit: a query is kept when either puts it in the part.
+  const PartQueries first("1 Q0 a 1 1 x\n2 Q0 a 1 1 x\n", "3 Q0 a 1 1 x\n5 Q0 a 1 1 x", false);
+  const PartQueries later("1 Q0 a 1 1 x\n2 Q0 a 1 1 x\n", "3 Q0 a 1 1 x\n5 Q0 a 1 1 x", true);
+  CHECK(first.orders() == (PartQueries::kByteOrder | PartQueries::kNumberOrder));
+  CHECK(first.keeps("0"));
+  CHECK(first.keeps("2"));
+  CHECK(first.keeps("10"));  // before "3" in byte order
+  CHECK_FALSE(first.keeps("3"));
+  CHECK_FALSE(first.keeps("4"));
+  CHECK(first.keeps("x"));  // not a number: kept, as byte order puts it...
+  CHECK_FALSE(later.keeps("2"));
+  CHECK(later.keeps("3"));
+  CHECK(later.keeps("30"));
+  CHECK(later.keeps("10"));  // after 3 in number order
+  CHECK(later.keeps("x"));   // ...after "3"
+  // Numbers in number order only (9 before 10): byte order does not fit.
+  const PartQueries numbers("8 Q0 a\n9 Q0 a\n", "10 Q0 a\n11 Q0 a\n", false);
+  CHECK(numbers.orders() == PartQueries::kNumberOrder);
+  CHECK(numbers.keeps("9"));
+  CHECK(numbers.keeps("009"));
+  CHECK_FALSE(numbers.keeps("10"));
+  CHECK_FALSE(numbers.keeps("100"));
+  CHECK(numbers.keeps("q7"));  // no place among numbers: kept
+  // Ids that are not all numbers, in byte order; comment and blank lines are not samples.
+  const PartQueries words("# comment\na Q0 d\n\nb Q0 d\n", "c Q0 d\n", true);
+  CHECK(words.orders() == PartQueries::kByteOrder);
+  CHECK_FALSE(words.keeps("b"));
+  CHECK(words.keeps("c"));
+  CHECK(words.keeps("cz"));
+  // No order fits: every query is kept.
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"2 Q0 d\n1 Q0 d\n", "3 Q0 d\n"},  // the first part goes down
+           {"1 Q0 d\n", "3 Q0 d\n2 Q0 d\n"},  // the later part goes down
+           {"3 Q0 d\n", "3 Q0 d\n"},          // a query in both parts
+           {"1 Q0 d\n", ""},                  // no sample of the later part
+           {"b Q0 d\n", "a Q0 d\n"}}) {
+    CAPTURE(a);
+    CAPTURE(b);
+    const PartQueries none(a, b, false);
+    CHECK(none.all());
+    CHECK(none.keeps("zzz"));
+    CHECK(PartQueries(a, b, true).keeps("0"));
+  }
+  CHECK(PartQueries().all());
+}
+
+TEST_CASE("QrelsReader::keep_only keeps its part's judgments and checks every line as before") {
+  std::string qrels;
+  for (int q = 1; q <= 6; ++q) {
+    for (int d = 0; d < 40; ++d) {
+      qrels +=
+          std::to_string(q) + " 0 doc" + std::to_string(d) + " " + std::to_string(d % 3) + "\n";
+    }
+  }
+  QrelsReader all;
+  all.feed(qrels);
+  all.finish();
+  QrelsReader part;
+  part.keep_only(std::make_unique<PartQueries>("1 Q0 a\n2 Q0 a\n", "4 Q0 a\n6 Q0 a\n", false));
+  part.feed(qrels);
+  part.finish();
+  REQUIRE(part.errors().empty());
+  REQUIRE(part.queries().size() == 6);
+  for (const auto& [qid, q] : part.queries()) {
+    CAPTURE(qid);
+    const bool kept = qid < "4";
+    CHECK(q.dropped == !kept);
+    CHECK(q.by_doc.size() == (kept ? 40u : 0u));
+    CHECK(q.grade_counts == (kept ? all.queries().at(qid).grade_counts
+                                  : std::vector<std::pair<std::int64_t, std::int64_t>>{}));
+  }
+  CHECK_FALSE(part.dropped_met_again());
+  // A document judged twice in a dropped query is still an error, at the same line.
+  const std::string twice = qrels + "7 0 a 1\n7 0 b 1\n7 0 a 0\n";
+  QrelsReader whole_twice;
+  whole_twice.feed(twice);
+  whole_twice.finish();
+  QrelsReader part_twice;
+  part_twice.keep_only(std::make_unique<PartQueries>("1 Q0 a\n", "4 Q0 a\n", false));
+  part_twice.feed(twice);
+  part_twice.finish();
+  REQUIRE(whole_twice.errors().size() == 1);
+  CHECK(described(part_twice.errors().items()) == described(whole_twice.errors().items()));
+  // The memory limit is met at the same line: a dropped query counts as if kept.
+  for (const std::size_t limit : {std::size_t{2000}, std::size_t{6000}, std::size_t{20000}}) {
+    CAPTURE(limit);
+    QrelsReader limited(limit);
+    limited.feed(qrels);
+    limited.finish();
+    QrelsReader limited_part(limit);
+    limited_part.keep_only(std::make_unique<PartQueries>("1 Q0 a\n", "2 Q0 a\n", true));
+    limited_part.feed(qrels);
+    limited_part.finish();
+    CHECK(described(limited_part.errors().items()) == described(limited.errors().items()));
+  }
+  // A dropped query met again after another's lines: said, as its judgments were not all
+  // checked against each other.
+  QrelsReader apart;
+  apart.keep_only(std::make_unique<PartQueries>("1 Q0 a\n", "2 Q0 a\n", false));
+  apart.feed("1 0 a 1\n2 0 a 1\n1 0 b 1\n");
+  apart.finish();
+  CHECK_FALSE(apart.dropped_met_again());
+  apart.feed("");
+  QrelsReader apart_dropped;
+  apart_dropped.keep_only(std::make_unique<PartQueries>("1 Q0 a\n", "2 Q0 a\n", false));
+  apart_dropped.feed("2 0 a 1\n1 0 a 1\n2 0 b 1\n");
+  apart_dropped.finish();
+  CHECK(apart_dropped.dropped_met_again());
+}
+
+TEST_CASE("a part that meets a query whose judgments its session dropped is not joined") {
+  const auto lines = [](std::initializer_list<int> queries) {
+    std::string text;
+    for (const int q : queries) {
+      for (int d = 0; d < 5; ++d) {
+        text += std::to_string(q) + " Q0 doc" + std::to_string(d) + " " + std::to_string(d + 1) +
+                " " + std::to_string(10 - d) + " run\n";
+      }
+    }
+    return text;
+  };
+  std::string qrels;
+  for (int q = 1; q <= 6; ++q) {
+    for (int d = 0; d < 5; d += 2)
+      qrels += std::to_string(q) + " 0 doc" + std::to_string(d) + " 1\n";
+  }
+  // The run's queries between the samples: sorted, or not.
+  struct Case {
+    const char* what;
+    std::string first, later;
+    bool joins;
+  };
+  const std::vector<Case> cases = {
+      {"sorted", lines({1, 2, 3}), lines({4, 5, 6}), true},
+      {"the first part holds a later query", lines({1, 5, 3}), lines({4, 2, 6}), false},
+      {"the later part holds an earlier query", lines({1, 2, 3}), lines({4, 0, 6}), true},
+      {"the later part holds an earlier judged query", lines({1, 3}), lines({4, 2, 6}), false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    const std::string run = c.first + c.later;
+    for (const char* measures : {"map", "all_trec"}) {
+      for (const bool complete : {false, true}) {
+        CAPTURE(measures);
+        CAPTURE(complete);
+        EvalOptions options;
+        REQUIRE(configure_evaluation(options, {measures},
+                                     {{"averageComplete", complete ? "true" : "false"}})
+                    .empty());
+        Session first(options);
+        Session later(options);
+        // Sampled: each part's first and last queries, as if the middle ones were not seen.
+        const auto ends = [](const std::string& part) {
+          const std::size_t last = part.rfind('\n', part.size() - 2) + 1;
+          return part.substr(0, part.find('\n') + 1) + part.substr(last);
+        };
+        first.keep_part_queries(ends(c.first), ends(c.later), false);
+        later.keep_part_queries(ends(c.first), ends(c.later), true);
+        for (Session* s : {&first, &later}) {
+          s->feed_qrels(qrels);
+          s->finish_qrels();
+        }
+        later.continue_run(16, c.first.size());
+        first.feed_run(c.first);
+        later.feed_run(c.later);
+        REQUIRE_FALSE(first.finish_run());
+        REQUIRE_FALSE(later.finish_run());
+        // -c keeps every query's judgments (it evaluates those the run does not have), so its
+        // parts join whatever the order.
+        const bool joined = first.absorb_packed(later.pack_part());
+        CHECK(joined == (c.joins || complete));
+        if (joined) {
+          const Evaluation whole = evaluate(qrels, run, options);
+          CHECK(format_trec(first.result(), true) == format_trec(whole, true));
         }
       }
     }

@@ -326,6 +326,32 @@ test('a later part whose first line number is not known is not joined when it na
   assert.deepEqual(result.errors, first.evaluate({ qrels, run, measures: ['map'] }).errors);
 });
 
+test('samples: each part keeps its own queries\' judgments, and a part that meets another\'s is read again whole', async () => {
+  const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
+  // 40 queries of 6 lines each, three judged per query.
+  const group = (q) => Array.from({ length: 6 }, (_, d) => `${q} Q0 d${d} ${d + 1} ${9 - d} tag\n`).join('');
+  const qrels = Buffer.from(Array.from({ length: 40 }, (_, q) => [0, 2, 5].map((d) => `${q + 1} 0 d${d} ${d % 2 + 1}\n`).join('')).join(''));
+  const sorted = Array.from({ length: 40 }, (_, q) => q + 1);
+  // Sampled as a sorted run would be (its first and last lines of each part), whatever the order
+  // between: in the second run, query 7 is in the later part and 33 in the first.
+  const swapped = sorted.map((q) => (q === 7 ? 33 : q === 33 ? 7 : q));
+  const measures = ['map', 'ndcg_cut.10', 'num_rel'];
+  for (const [name, order] of [['sorted', sorted], ['swapped', swapped]]) {
+    const run = Buffer.from(order.map(group).join(''));
+    const at = Buffer.byteLength(order.slice(0, 20).map(group).join(''));
+    const line = (q) => Buffer.from(group(q).split('\n')[0] + '\n');
+    const samples = { first: Buffer.concat([line(1), line(20)]), later: Buffer.concat([line(21), line(40)]) };
+    const whole = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures });
+    const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstByte: at, measures, samples });
+    assert.ok(later.packed instanceof Uint8Array, name);
+    let wholeRead = 0;
+    const split = await first.evaluateSplit({ qrels: () => [qrels], run: () => [run.subarray(0, at)], later: later.packed, whole: () => { wholeRead += 1; return [run]; }, measures, samples });
+    assert.deepEqual(split, whole, name);
+    assert.equal(wholeRead, name === 'sorted' ? 0 : 1, name);
+  }
+  await assert.rejects(other.evaluateLaterPart({ qrels: () => [qrels], run: () => [qrels], firstByte: 1, measures, samples: { first: 'a' } }), /samples must be/);
+});
+
 test('commandLine.only gives what ndcg-calc prints and nothing else, read whole or split, ok or not', async () => {
   const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
   const qrels = readFileSync(join(TREC, 'trec_eval-10.0/qrels.test'));

@@ -233,6 +233,9 @@ struct QueryQrels {
   // With preferences (-R prefs, -R qrels_prefs), the query's lines, sorted by group, subgroup
   // and docno; by_doc then stays empty.
   std::vector<Preference> preferences;
+  // Its judgments were read and checked, but not kept: the query belongs to the other part of a
+  // split run (QrelsReader::keep_only). Evaluating it here would be wrong.
+  bool dropped = false;
 };
 
 struct JudgmentGroup {
@@ -277,6 +280,42 @@ class SpanRecorder {
   bool dropped_ = false;
 };
 
+// Which queries' judgments the session of one part of a run split between two sessions needs
+// (Session::keep_part_queries), told by lines sampled from the run: `first` from the first part,
+// its first line first, `later` from the later part, its first line (where the split is) first
+// and the run's last line last, each whole, in file order. When the queries of those lines go up
+// in byte order, or in the order of their numbers when all are numbers, and the later part's
+// first query is after every query sampled from the first part, a run sorted so gives the first
+// part the queries before that one in that order, and the later part the others: the judgments
+// of those are kept (of either, when both orders fit). Else, or for no samples, every query's.
+// A sample is no proof: a run whose queries are in another order between the samples has a
+// query of the other part in this one, and the evaluator then says so (Evaluator::add), so that
+// the parts are not joined and the run is read again, whole (Session::absorb).
+// Which queries' judgments a QrelsReader keeps (keep_only). An interface, so that a module that
+// never filters (the page's) does not carry the filter's code.
+class QueryFilter {
+ public:
+  virtual ~QueryFilter() = default;
+  virtual bool keeps(std::string_view qid) const = 0;
+};
+
+class PartQueries final : public QueryFilter {
+ public:
+  PartQueries() = default;  // every query
+  PartQueries(std::string_view first, std::string_view later, bool later_part);
+  bool all() const { return orders_ == 0; }
+  bool keeps(std::string_view qid) const override;
+
+  static constexpr std::uint8_t kByteOrder = 1;
+  static constexpr std::uint8_t kNumberOrder = 2;
+  std::uint8_t orders() const { return orders_; }
+
+ private:
+  std::string boundary_;  // the later part's first query
+  bool later_ = false;
+  std::uint8_t orders_ = 0;
+};
+
 // Reads "qid iter docno grade" lines (or another RelFormat) in chunks of any size. Errors
 // (located, source qrels): a wrong field count, a grade that is not a whole number (or does not
 // fit 64 bits), a control character, a docno over kMaxDocIdBytes, a document judged twice for a
@@ -297,6 +336,14 @@ class QrelsReader {
   void set_format(RelFormat format) { format_ = format; }
   // Keep where each query's lines are (QuerySpan); set before the first feed.
   void record_spans() { spans_.enable(); }
+  // Keep only the judgments of the queries `filter` keeps (for qrels, not judgment groups or
+  // preferences): every line is read and checked as before, and each query is in queries(), the
+  // others marked `dropped`, with no judgments. What they would hold still counts towards the
+  // memory limit, so that the limit is met where it is without the filter. Before the first feed.
+  void keep_only(std::unique_ptr<const QueryFilter> filter) { filter_ = std::move(filter); }
+  // A dropped query's lines were apart in the file (met again after another query's): its
+  // judgments were not all checked against each other, so its part cannot be joined.
+  bool dropped_met_again() const { return dropped_met_again_; }
   // Reads every line the general way, never by the fast path that splits the common line a word
   // at a time: the reference the fast path is tested against. Before the first feed.
   void read_every_line_carefully() { careful_ = true; }
@@ -365,6 +412,8 @@ class QrelsReader {
   std::size_t kept_ = 0;  // estimated bytes held
   bool stopped_ = false;  // the memory limit was reached, or the file is a run
   bool careful_ = false;
+  std::unique_ptr<const QueryFilter> filter_;  // keep_only's; none: every query
+  bool dropped_met_again_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -756,6 +805,9 @@ struct RunPart {
   // Read from a line whose number was not known (Session::continue_run_at_byte): its lines are
   // numbered from 1, so nothing it says that names a line can be joined.
   bool lines_unknown = false;
+  // It met a query whose judgments its session did not keep (Session::keep_part_queries): its
+  // values are not what the whole run's reading gives, so it cannot be joined.
+  bool missed_judgments = false;
 };
 
 struct Evaluation {
@@ -802,6 +854,8 @@ class Evaluator {
   NDCG_OUT_OF_LINE bool absorb(RunPart& later);
 
   const std::vector<Column>& columns() const { return columns_; }
+  // A query of the run had its judgments dropped (QueryQrels::dropped): it was not evaluated.
+  bool missed_judgments() const { return missed_judgments_; }
 
  private:
   QueryValues evaluate(const QueryRun& run, const QueryQrels& qrels);
@@ -893,6 +947,7 @@ class Evaluator {
   std::size_t initial_warnings_ = 0;
   std::vector<std::string> negative_only_;  // queries judged only negative (the first few)
   std::size_t negative_only_count_ = 0;
+  bool missed_judgments_ = false;
 };
 
 // One evaluation fed in chunks: the qrels, then the run, read again from its start for as long
@@ -939,9 +994,16 @@ class Session {
   // read the first part twice): absorb() then joins the part only when nothing it says names a
   // line, which is so for a run without errors; else the run is read again by one session.
   void continue_run_at_byte(std::uint64_t first_byte);
+  // Keeps the judgments of only the queries this part's reading is likely to need (PartQueries,
+  // from lines sampled from the run: `later_part` says which part this session reads), so that
+  // the two sessions of one run hold about half the qrels each. Before the qrels are fed; not
+  // for -c (which evaluates every query of the qrels), judgment groups or preferences, where it
+  // keeps every query's. A part that meets a query it dropped is not joined: absorb() says
+  // false. Like share_qrels, the result is then only absorb()'s.
+  void keep_part_queries(std::string_view first, std::string_view later, bool later_part);
   bool absorb(Session& later);
   // The same across instances of the core (workers): the later session packs its part as bytes
-  // (little-endian, starting "ndcg-part2"), and this one absorbs them. False also for bytes that
+  // (little-endian, starting "ndcg-part3"), and this one absorbs them. False also for bytes that
   // are not such a part (cut short, from another version): the run is then read in one.
   std::string pack_part();
   bool absorb_packed(std::string_view bytes);
