@@ -4,7 +4,10 @@
 // the output formatted as trec_eval's text, and one query explained step by step. And the run
 // read in pieces as ndcg-calc's threads read a large one (cut where queries start; each later
 // piece in a session of its own, fed before the qrels it then shares, and absorbed in order):
-// when the pieces join, the output must be the whole reading's.
+// when the pieces join, the output must be the whole reading's. So too for the run split in two
+// whose sessions each keep the judgments of their own part's queries only, as Node's threads
+// do, told by a few sampled lines (each part's first, and the run's last): whatever those
+// samples wrongly suggest, parts that join must give the whole reading's output.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -65,6 +68,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (boundary && third + *boundary > starts.back()) starts.push_back(third + *boundary);
   }
   if (starts.size() < 2) return 0;
+  // Two parts, at the first cut, each session keeping its own part's judgments.
+  {
+    const auto line_at = [&](std::size_t at) {
+      const std::size_t end = run.find('\n', at);
+      return std::string(
+                 run.substr(at, end == std::string_view::npos ? run.size() - at : end - at)) +
+             "\n";
+    };
+    const std::size_t cut = starts[1];
+    const std::size_t last = run.rfind('\n', run.size() >= 2 ? run.size() - 2 : 0);
+    const std::string first_samples = line_at(0);
+    const std::string later_samples =
+        line_at(cut) + line_at(last == std::string_view::npos || last + 1 < cut ? cut : last + 1);
+    ndcg::trec::Session head(options);
+    ndcg::trec::Session tail(options);
+    head.keep_part_queries(first_samples, later_samples, false);
+    tail.keep_part_queries(first_samples, later_samples, true);
+    for (ndcg::trec::Session* s : {&head, &tail}) {
+      s->feed_qrels(qrels);
+      s->finish_qrels();
+    }
+    tail.continue_run_at_byte(cut);
+    head.feed_run(run.substr(0, cut));
+    tail.feed_run(run.substr(cut));
+    const bool regroup = head.finish_run();
+    if (!tail.finish_run() && !regroup && head.absorb_packed(tail.pack_part())) {
+      const ndcg::trec::Evaluation halves = head.result();
+      if (halves.ok != e.ok) std::abort();
+      if (e.ok && ndcg::trec::format_trec(halves, true, !options.average_complete) !=
+                      ndcg::trec::format_trec(e, true, !options.average_complete)) {
+        std::abort();
+      }
+    }
+  }
   starts.push_back(run.size());
   std::vector<std::unique_ptr<ndcg::trec::Session>> later;
   for (std::size_t piece = 1; piece + 1 < starts.size(); ++piece) {
