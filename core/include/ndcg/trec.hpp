@@ -280,6 +280,14 @@ class SpanRecorder {
   bool dropped_ = false;
 };
 
+// Which queries' judgments a QrelsReader keeps (keep_only). An interface, so that a module that
+// never filters (the page's) does not carry the filter's code.
+class QueryFilter {
+ public:
+  virtual ~QueryFilter() = default;
+  virtual bool keeps(std::string_view qid) const = 0;
+};
+
 // Which queries' judgments the session of one part of a run split between two sessions needs
 // (Session::keep_part_queries), told by lines sampled from the run: `first` from the first part,
 // its first line first, `later` from the later part, its first line (where the split is) first
@@ -291,14 +299,6 @@ class SpanRecorder {
 // A sample is no proof: a run whose queries are in another order between the samples has a
 // query of the other part in this one, and the evaluator then says so (Evaluator::add), so that
 // the parts are not joined and the run is read again, whole (Session::absorb).
-// Which queries' judgments a QrelsReader keeps (keep_only). An interface, so that a module that
-// never filters (the page's) does not carry the filter's code.
-class QueryFilter {
- public:
-  virtual ~QueryFilter() = default;
-  virtual bool keeps(std::string_view qid) const = 0;
-};
-
 class PartQueries final : public QueryFilter {
  public:
   PartQueries() = default;  // every query
