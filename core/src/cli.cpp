@@ -142,11 +142,6 @@ constexpr Flag kCompareFlags[] = {
     {"progress", 0, false},
 };
 
-bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 std::string quoted(std::string_view text) {
   return "'" + std::string(text) + "'";
 }

@@ -2,6 +2,7 @@
 
 #include <fast_float.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -271,6 +272,10 @@ bool is_table_rule(std::string_view line) {
     }
   }
   return has_dash;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), is_digit);
 }
 
 std::vector<Field> split_fields(std::string_view line) {

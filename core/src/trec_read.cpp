@@ -1178,12 +1178,7 @@ std::optional<std::size_t> query_boundary(std::string_view window) {
 
 namespace {
 
-bool is_number(std::string_view id) {
-  return !id.empty() &&
-         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// -1, 0 or 1 as the number `a` is below, equal to or above the number `b` (both is_number).
+// -1, 0 or 1 as the number `a` is below, equal to or above the number `b` (both all_digits).
 int compare_numbers(std::string_view a, std::string_view b) {
   const auto digits = [](std::string_view n) {
     const std::size_t first = n.find_first_not_of('0');
@@ -1238,8 +1233,8 @@ PartQueries::PartQueries(std::string_view first, std::string_view later, bool la
     }
   };
   check(kByteOrder, compare_bytes);
-  const bool numbers = std::all_of(before.begin(), before.end(), is_number) &&
-                       std::all_of(after.begin(), after.end(), is_number);
+  const bool numbers = std::all_of(before.begin(), before.end(), all_digits) &&
+                       std::all_of(after.begin(), after.end(), all_digits);
   if (numbers) {
     check(kNumberOrder, compare_numbers);
   } else {
@@ -1254,7 +1249,7 @@ bool PartQueries::keeps(std::string_view qid) const {
   if ((orders_ & kByteOrder) != 0 && in_part(compare_bytes(qid, boundary_))) return true;
   if ((orders_ & kNumberOrder) != 0) {
     // An id that is not a number has no place in that order: kept.
-    if (!is_number(qid) || in_part(compare_numbers(qid, boundary_))) return true;
+    if (!all_digits(qid) || in_part(compare_numbers(qid, boundary_))) return true;
   }
   return false;
 }

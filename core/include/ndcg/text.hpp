@@ -223,6 +223,10 @@ std::vector<Field> split_fields(std::string_view line);
 // True for a line that is a Markdown table rule such as "|----|:---:|".
 bool is_table_rule(std::string_view line);
 
+// Whether `text` is one or more ASCII digits and nothing else: a whole number written plainly,
+// with no sign, point or blank ("007" is; "", "+7" and "7 " are not).
+bool all_digits(std::string_view text);
+
 // Parses a whole number written in digits, with an optional sign: "3", "-1", "+2". Returns
 // nullopt for anything else ("1.0", "1e2", "0x10", " 3"); `out_of_range` is set when the digits
 // do not fit a signed 64-bit integer. A single digit, as most qrels grades are, is read inline:
