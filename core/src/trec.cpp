@@ -1308,12 +1308,16 @@ NDCG_OUT_OF_LINE bool unpack_results(detail::Unpacker& u, std::size_t columns,
 
 }  // namespace
 
+void Session::part(RunPart& out) {
+  run_->part(out);
+  evaluator_->part(out);
+  out.lines_unknown = lines_unknown_;
+  out.missed_judgments = out.missed_judgments || qrels().dropped_met_again();
+}
+
 bool Session::absorb(Session& later) {
   RunPart part;
-  later.run_->part(part);
-  later.evaluator_->part(part);
-  part.lines_unknown = later.lines_unknown_;
-  part.missed_judgments = part.missed_judgments || later.qrels_.dropped_met_again();
+  later.part(part);
   return absorb_part(part);
 }
 
@@ -1351,8 +1355,7 @@ NDCG_OUT_OF_LINE void pack_results(detail::Packer& p, const std::vector<QueryVal
 
 std::string Session::pack_part() {
   RunPart part;
-  run_->part(part);
-  evaluator_->part(part);
+  this->part(part);
   detail::Packer p;
   p.bytes(kPartMagic.data(), kPartMagic.size());
   const auto index = [&](std::size_t at) {
@@ -1388,8 +1391,8 @@ std::string Session::pack_part() {
   p.diagnostics(part.warnings);
   p.flag(part.lists_whole);
   p.number(static_cast<std::uint64_t>(part.kept));
-  p.flag(lines_unknown_);
-  p.flag(part.missed_judgments || qrels_.dropped_met_again());
+  p.flag(part.lines_unknown);
+  p.flag(part.missed_judgments);
   return p.take();
 }
 

@@ -1037,6 +1037,9 @@ class Session {
   std::vector<QueryRun> waiting_;  // read_run_before_qrels's queries, until share_qrels
   std::size_t waiting_bytes_ = 0;
 
+  // What this later part hands over (absorb, pack_part): its reader's and evaluator's parts, and
+  // what the session itself knows of them.
+  void part(RunPart& out);
   bool absorb_part(RunPart& later);
 };
 
