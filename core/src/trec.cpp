@@ -674,26 +674,39 @@ bool Evaluator::rank_order(const QueryRun& run, bool preferences) {
   std::vector<std::uint32_t>& order = order_;  // reused from query to query
   order.resize(all);
   std::iota(order.begin(), order.end(), 0u);
-  const auto tie_before = [&](std::uint32_t a, std::uint32_t b) {
-    const std::string_view da = run.docno(run.docs[a]);
-    const std::string_view db = run.docno(run.docs[b]);
-    return preferences ? da < db : da > db;
-  };
-  const auto before = [&](std::uint32_t a, std::uint32_t b) {
-    const double sa = run.docs[a].score;
-    const double sb = run.docs[b].score;
-    return sa != sb ? sa > sb : tie_before(a, b);
-  };
-  // Runs are mostly written in rank order already: a check in one pass spares the sort.
-  if (!std::is_sorted(order.begin(), order.end(), before)) {
-    detail::sort_by_score(
-        order, [&](std::uint32_t i) { return run.docs[i].score; }, tie_before, score_keys_,
-        score_keys_spare_);
+  // Runs are mostly written in rank order already: a check in one pass over the documents, as
+  // they came, spares the sort (std::is_sorted over `order`, read through its indices).
+  const std::vector<QueryRun::Doc>& docs = run.docs;
+  for (std::size_t i = 1; i < all; ++i) {
+    const double before = docs[i - 1].score;
+    const double score = docs[i].score;
+    if (score != before ? score > before : tie_before(run, preferences, i, i - 1)) {
+      sort_ranking(run, preferences);
+      break;
+    }
   }
   order.resize(depth_of(options_.max_per_query, all));
   if (!has_repeat(run, order)) return true;
   report_repeat(run, order);
   return false;
+}
+
+// Whether document a of the run comes before document b of an equal score: trec_eval's order
+// (docnos from the last in byte order), or for preferences the first.
+bool Evaluator::tie_before(const QueryRun& run, bool preferences, std::size_t a, std::size_t b) {
+  const std::string_view da = run.docno(run.docs[a]);
+  const std::string_view db = run.docno(run.docs[b]);
+  return preferences ? da < db : da > db;
+}
+
+// order_ sorted by score, from the highest, and ties by tie_before: out of rank_order, which
+// runs for every query, where this runs for a run not written in rank order (in wasm, a
+// function is optimised whole once it has run for a while).
+void Evaluator::sort_ranking(const QueryRun& run, bool preferences) {
+  detail::sort_by_score(
+      order_, [&](std::uint32_t i) { return run.docs[i].score; },
+      [&](std::uint32_t a, std::uint32_t b) { return tie_before(run, preferences, a, b); },
+      score_keys_, score_keys_spare_);
 }
 
 // The measures' context at relevance level `level`: the judged documents at or above it, and

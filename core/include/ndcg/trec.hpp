@@ -865,6 +865,8 @@ class Evaluator {
   NDCG_OUT_OF_LINE void report_overflow(const std::string& qid);
   NDCG_OUT_OF_LINE void report_results_memory(const QueryRun& run);
   NDCG_OUT_OF_LINE bool rank_order(const QueryRun& run, bool preferences);
+  static bool tie_before(const QueryRun& run, bool preferences, std::size_t a, std::size_t b);
+  NDCG_OUT_OF_LINE void sort_ranking(const QueryRun& run, bool preferences);
   MeasureContext context_for(const Ranked& r, std::int64_t level) const;
   NDCG_OUT_OF_LINE void rank_against(const QueryRun& run, const QueryQrels& judged,
                                      std::vector<std::string_view>* docnos, Ranked& r) const;
