@@ -38,7 +38,8 @@ run_one() {
     mkdir "$corpus.merging"
     "build/fuzz/tests/fuzz/fuzz_$target" -merge=1 "${limits[@]}" \
       -artifact_prefix="build/fuzz/findings/$target-" "$corpus.merging" "$corpus" \
-      >"build/fuzz/logs/$target.merge.log" 2>&1 || return 1
+      >"build/fuzz/logs/$target.merge.log" 2>&1 ||
+      { cp "build/fuzz/logs/$target.merge.log" "build/fuzz/logs/$target.log"; return 1; }
     echo "fuzz: $target: corpus merged, $(ls "$corpus" | wc -l) inputs to $(ls "$corpus.merging" | wc -l)"
     rm -rf "$corpus"
     mv "$corpus.merging" "$corpus"
@@ -57,7 +58,7 @@ for target in "${targets[@]}"; do
   pids+=($!)
   names+=("$target")
   if [ ${#pids[@]} -ge 2 ]; then
-    wait "${pids[0]}" || { echo "fuzz: $target: FINDING, see build/fuzz/logs/${names[0]}.log"; status=1; }
+    wait "${pids[0]}" || { echo "fuzz: ${names[0]}: FINDING, see build/fuzz/logs/${names[0]}.log"; status=1; }
     pids=("${pids[@]:1}")
     names=("${names[@]:1}")
   fi
