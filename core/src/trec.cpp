@@ -675,7 +675,8 @@ bool Evaluator::rank_order(const QueryRun& run, bool preferences) {
   order.resize(all);
   std::iota(order.begin(), order.end(), 0u);
   // Runs are mostly written in rank order already: a check in one pass over the documents, as
-  // they came, spares the sort (std::is_sorted over `order`, read through its indices).
+  // they came, spares the sort (the test std::is_sorted would make over the identity `order`,
+  // without reading through its indices).
   const std::vector<QueryRun::Doc>& docs = run.docs;
   for (std::size_t i = 1; i < all; ++i) {
     const double before = docs[i - 1].score;
