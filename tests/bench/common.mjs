@@ -76,6 +76,12 @@ export async function shuffled(queries) {
 }
 
 /**
+ * Node's ndcg-calc as a user starts it (the installed `ndcg-calc`, or wasm/cli.mjs in a
+ * checkout): the file itself, so that Node runs with the flags of its first line.
+ */
+export const NODE_CLI = resolve('wasm/cli.mjs');
+
+/**
  * The environments the Node program is timed in: this one, and, when it sets
  * NODE_EXTRA_CA_CERTS, this one without it. With that variable set, Node builds its store of
  * root certificates (its own 140 or so, and those the variable names) at every start, before any

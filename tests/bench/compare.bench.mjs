@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { generate, nodeEnvironments, openBuiltPage, range, timed } from './common.mjs';
+import { NODE_CLI, generate, nodeEnvironments, openBuiltPage, range, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUERIES = Number(process.env.BENCH_COMPARE_QUERIES ?? 5000);
@@ -37,7 +37,7 @@ const rows = [];
 let reference = null;
 for (const [name, command, prefix, env] of [
   ...(nativeCli ? [['ndcg-calc compare (native)', nativeCli, []]] : []),
-  ...nodeEnvironments().map(({ label, env }) => [`ndcg-calc compare (Node, wasm${label})`, process.execPath, ['wasm/cli.mjs'], env]),
+  ...nodeEnvironments().map(({ label, env }) => [`ndcg-calc compare (Node, wasm${label})`, NODE_CLI, [], env]),
 ]) {
   const results = Array.from({ length: RUNS }, () => timed(command, [...prefix, ...args], env));
   reference ??= results[0].stdout;

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { generate, nodeEnvironments, openBuiltPage, range, shuffled, timed } from './common.mjs';
+import { NODE_CLI, generate, nodeEnvironments, openBuiltPage, range, shuffled, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
@@ -75,7 +75,7 @@ const nativeCli = existsSync('build/native/ndcg-calc') ? resolve('build/native/n
 const nodeSettings = nodeEnvironments();
 const evaluators = [
   ...(trecEval ? [{ name: 'trec_eval', command: trecEval, args: [] }] : []),
-  ...nodeSettings.map(({ label, env }) => ({ name: `ndcg-calc (Node, wasm${label})`, command: process.execPath, args: ['wasm/cli.mjs'], env })),
+  ...nodeSettings.map(({ label, env }) => ({ name: `ndcg-calc (Node, wasm${label})`, command: NODE_CLI, args: [], env })),
   ...(nativeCli ? [{ name: 'ndcg-calc (native)', command: nativeCli, args: [] }] : []),
 ];
 
