@@ -2,10 +2,10 @@
 // ndcg-calc: evaluates a TREC run against qrels with trec_eval's semantics and output, from the
 // same wasm core as the page. Files are read in chunks; a run is evaluated query by query.
 // Node is started with one background thread for V8 (of four): the work is this thread's and a
-// worker's, and each background thread that compiles kept its own malloc arena. The benchmark's
-// 174 MB run peaked 3 MB lower (83-84 MB against 86-87), in the same time, and so did a
-// comparison of three runs and trec_eval's small test files; `node wasm/cli.mjs` runs the same
-// program without it.
+// worker's, and each background thread that allocates keeps a malloc arena of its own. The
+// benchmark's 174 MB run peaked 3.5 MB lower (medians of 16 runs each, 81.4 against 84.9 MB),
+// in the same time, a comparison of three runs and trec_eval's small test files 2.5 MB lower;
+// `node wasm/cli.mjs` runs the same program without it.
 import { readFileSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
