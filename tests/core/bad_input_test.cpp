@@ -181,7 +181,9 @@ void run_evaluate(const json& request, const json& expect) {
     return;
   }
   const json mean = expect.value("mean", json::object());  // items() must not outlive it
-  for (const auto& [name, value] : mean.items()) {
+  for (const auto& item : mean.items()) {
+    const std::string& name = item.key();
+    const json& value = item.value();
     CAPTURE(name);
     std::size_t column = e.columns.size();
     for (std::size_t c = 0; c < e.columns.size(); ++c) {

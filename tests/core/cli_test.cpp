@@ -134,9 +134,10 @@ TEST_CASE("numbers are written as JavaScript's String(x) writes them") {
       {std::numeric_limits<double>::infinity(), "Infinity"},
       {-std::numeric_limits<double>::infinity(), "-Infinity"},
   };
-  for (const auto& [x, text] : cases) {
+  for (const auto& c : cases) {
+    const auto& text = c.second;
     CAPTURE(text);
-    CHECK(cli::js_number(x) == text);
+    CHECK(cli::js_number(c.first) == text);
   }
 }
 

@@ -307,7 +307,7 @@ TEST_CASE("compare: options are read from text, with an error naming a bad one")
   CHECK(o.seed == UINT64_MAX);
   CHECK_FALSE(cmp::set_option(o, "correction", "bh"));
   CHECK(o.correction == cmp::Correction::bh);
-  for (auto [name, value] :
+  for (const auto& option :
        std::vector<std::pair<std::string, std::string>>{{"tests", "z"},
                                                         {"permutations", "0"},
                                                         {"permutations", "1e4"},
@@ -318,6 +318,8 @@ TEST_CASE("compare: options are read from text, with an error naming a bad one")
                                                         {"missing", "skip"},
                                                         {"pairs", "some"},
                                                         {"colour", "red"}}) {
+    const std::string& name = option.first;
+    const std::string& value = option.second;
     CAPTURE(name);
     CAPTURE(value);
     const auto e = cmp::set_option(o, name, value);

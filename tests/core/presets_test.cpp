@@ -148,7 +148,9 @@ TEST_CASE("presets: trec_eval's conventions through explain() equal the fast TRE
       {"basic.qrels", "basic.run"},
       {"missing.qrels", "missing.run"},
       {"basic.qrels", "ungrouped.run"}};
-  for (const auto& [qrels_file, run_file] : files) {
+  for (const auto& pair : files) {
+    const char* const qrels_file = pair.first;
+    const char* const run_file = pair.second;
     const std::string qrels = read_text(dir + qrels_file);
     const std::string run = read_text(dir + run_file);
     for (const char* measure : {"ndcg", "ndcg_cut.1,3,10,100,1000", "ndcg.0=0.5,1=2,2=9"}) {

@@ -476,12 +476,14 @@ TEST_CASE("PartQueries: the queries of one part of a sorted run, by the order it
   CHECK(words.keeps("c"));
   CHECK(words.keeps("cz"));
   // No order fits: every query is kept.
-  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& parts : std::vector<std::pair<std::string, std::string>>{
            {"2 Q0 d\n1 Q0 d\n", "3 Q0 d\n"},  // the first part goes down
            {"1 Q0 d\n", "3 Q0 d\n2 Q0 d\n"},  // the later part goes down
            {"3 Q0 d\n", "3 Q0 d\n"},          // a query in both parts
            {"1 Q0 d\n", ""},                  // no sample of the later part
            {"b Q0 d\n", "a Q0 d\n"}}) {
+    const std::string& a = parts.first;
+    const std::string& b = parts.second;
     CAPTURE(a);
     CAPTURE(b);
     const PartQueries none(a, b, false);
@@ -509,7 +511,9 @@ TEST_CASE("QrelsReader::keep_only keeps its part's judgments and checks every li
   part.finish();
   REQUIRE(part.errors().empty());
   REQUIRE(part.queries().size() == 6);
-  for (const auto& [qid, q] : part.queries()) {
+  for (const auto& entry : part.queries()) {
+    const std::string& qid = entry.first;
+    const QueryQrels& q = entry.second;
     CAPTURE(qid);
     const bool kept = qid < "4";
     CHECK(q.dropped == !kept);
@@ -1340,7 +1344,9 @@ TEST_CASE("a query's grade counts are its judgments counted per grade, few grade
   qrels.feed(text);
   qrels.finish();
   REQUIRE(qrels.errors().empty());
-  for (const auto& [qid, counts] : expected) {
+  for (const auto& entry : expected) {
+    const std::string& qid = entry.first;
+    const auto& counts = entry.second;
     CAPTURE(qid);
     const auto& got = qrels.queries().at(qid).grade_counts;
     CHECK(std::vector<std::pair<std::int64_t, std::int64_t>>(counts.begin(), counts.end()) == got);
@@ -1504,13 +1510,17 @@ TEST_CASE("a query's judgments are held at their size once read, and every docno
   // Each query holds what a table of its judgments alone holds, once given back.
   std::map<std::string, JudgedDocs> alone;
   for (const auto& [qid, docno] : judged) alone[qid].insert(docno, docno_hash(docno), 0, 0);
-  for (const auto& [qid, query] : qrels.queries()) {
+  for (const auto& entry : qrels.queries()) {
+    const std::string& qid = entry.first;
+    const QueryQrels& query = entry.second;
     CAPTURE(qid);
     CHECK(query.by_doc.entries().capacity() == query.by_doc.size());
     alone.at(qid).shrink();
     CHECK(query.by_doc.bytes() == alone.at(qid).bytes());
   }
-  for (const auto& [qid, docno] : judged) {
+  for (const auto& judgment : judged) {
+    const std::string& qid = judgment.first;
+    const std::string& docno = judgment.second;
     CAPTURE(docno);
     const JudgedDocs& docs = qrels.queries().at(qid).by_doc;
     const JudgedDocs::Entry* entry = docs.find(docno);
