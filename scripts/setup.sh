@@ -14,6 +14,10 @@ command -v em++ >/dev/null 2>&1 || missing+=(emscripten)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v c++ >/dev/null 2>&1 || missing+=(g++)
 command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
+# The sanitized build is Clang 14's (emscripten depends on clang-14), with its sanitizer runtimes.
+resources="$(clang++-14 -print-resource-dir 2>/dev/null || true)"
+[ -n "$resources" ] && [ -f "$resources/lib/linux/libclang_rt.asan-$(uname -m).a" ] ||
+  missing+=(libclang-rt-14-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
