@@ -457,15 +457,16 @@ for (const args of SAME_BYTES) {
 test('wasm/cli.mjs runs as a program of its own, through its first line, as the installed ndcg-calc does', () => {
   // Its first line starts Node with flags (env -S); started that way, it must print the same
   // bytes as started by `node wasm/cli.mjs`.
-  const file = fileURLToPath(new URL('../../wasm/cli.mjs', import.meta.url));
+  const viaNode = CLIS.find((cli) => cli.command === process.execPath);  // node wasm/cli.mjs
+  const [file] = viaNode.args;
   assert.match(readFileSync(file, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env -S node( --[a-z0-9-]+=[0-9]+)*$/);
   const args = ['-q', '-m', 'ndcg_cut.10', '-m', 'map', 'trec_eval-10.0/qrels.test', 'trec_eval-10.0/results.test'];
   const direct = spawnSync(file, args, { cwd: TREC, encoding: 'utf8' });
-  const viaNode = spawnSync(process.execPath, [file, ...args], { cwd: TREC, encoding: 'utf8' });
+  const node = spawnSync(viaNode.command, [...viaNode.args, ...args], { cwd: TREC, encoding: 'utf8' });
   assert.equal(direct.status, 0, direct.stderr);
   assert.ok(direct.stdout.length > 0);
-  assert.equal(direct.stdout, viaNode.stdout);
-  assert.equal(direct.stderr, viaNode.stderr);
+  assert.equal(direct.stdout, node.stdout);
+  assert.equal(direct.stderr, node.stderr);
 });
 
 test('both programs read a run split between two threads as in one: the same bytes, errors and lines included', () => {
