@@ -17,18 +17,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { draws } from './draws.mjs';
+
 const program = process.argv[2] && resolve(process.argv[2]);
 if (!program) {
   console.error('usage: node scripts/train-profile.mjs path/to/instrumented/ndcg-calc');
   process.exit(2);
 }
 const TREC = fileURLToPath(new URL('../tests/trec/trec_eval-10.0/', import.meta.url));
-
-/** A linear congruential generator's high bits: the same files on every machine. */
-function draws(seed) {
-  let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 16);
-}
 
 const DOC_IDS = [
   (q, i) => `FR9401${String(q % 28 + 1).padStart(2, '0')}-${i % 3}-${String(i * 37 % 100000).padStart(5, '0')}`,

@@ -12,13 +12,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 
-export const DIR = join(tmpdir(), 'ndcg-calculator-bench');
+import { draws } from '../../scripts/draws.mjs';
 
-/** A linear congruential generator's high bits: the same numbers on every machine. */
-function draws(seed) {
-  let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 16);
-}
+export const DIR = join(tmpdir(), 'ndcg-calculator-bench');
 
 /** { run, qrels } paths for `queries` queries, generated when missing. */
 export async function generate(queries, variant = 0) {
