@@ -8,16 +8,20 @@
 //    ndcg-calc when it has been built, and the page's TREC mode in headless Chromium (time from
 //    choosing the run file to the means shown, and the page's slowest frame meanwhile);
 //  * time, MB/s, peak resident memory (/usr/bin/time), the ratio to trec_eval's time from the
-//    same run, and the growth from the small run to the large one (time per MB).
+//    same run, and the growth from the small run to the large one (time per MB);
+//  * what a start costs: trec_eval's own test files (3 queries, 1,500 ranked documents),
+//    SMALL_RUNS times each, as a script that evaluates many small runs one after another meets it.
 // The outputs of every evaluator are compared with trec_eval's when it is there. Prints the
 // figures; asserts nothing (speed is not a test).
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { NODE_CLI, generate, nodeEnvironments, openBuiltPage, range, shuffled, timed } from './common.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SMALL_RUNS = 20;
 const MEASURES = ['-m', 'ndcg', '-m', 'ndcg_cut.10', '-m', 'map', '-m', 'P.10', '-m', 'recip_rank', '-m', 'Rprec', '-m', 'bpref'];
 const SIZES = [500, 5000];
 
@@ -80,17 +84,17 @@ const evaluators = [
 ];
 
 /**
- * Every evaluator on `files` (qrels, run), RUNS times each: a row per evaluator (its times, peaks
- * and whether its output is trec_eval's), and trec_eval's times, for the ratios.
+ * Every evaluator on `files` (qrels, run), `runs` times each: a row per evaluator (its times,
+ * peaks and whether its output is trec_eval's), and trec_eval's times, for the ratios.
  */
-function timeEvaluators(files, row) {
+function timeEvaluators(files, row, runs = RUNS) {
   const reference = {};
   const rows = [];
   for (const e of evaluators) {
     const times = [];
     const peaks = [];
     let same = null;
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < runs; i++) {
       const r = timed(e.command, [...e.args, '-q', ...MEASURES, files.qrels, files.run], e.env);
       times.push(r.seconds);
       if (r.peakMB !== null) peaks.push(r.peakMB);
@@ -151,9 +155,28 @@ for (const r of rows) {
 console.log('\nScaling, seconds per MB (10× the input should take ≤ 11× the time):\n');
 console.log('| evaluator | small run (s/MB) | large run (s/MB) | large ÷ small time (bytes ×) |');
 console.log('| --- | --- | --- | --- |');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const name of [...new Set(rows.map((r) => r.name))]) {
   const [small, large] = SIZES.map((q) => rows.find((r) => r.queries === q && r.name === name && !r.shuffled));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`| ${name} | ${(median(small.times) / small.megabytes).toFixed(4)} | ${(median(large.times) / large.megabytes).toFixed(4)} | ` +
     `${(median(large.times) / median(small.times)).toFixed(1)}× (medians) for ${(large.megabytes / small.megabytes).toFixed(1)}× the bytes |`);
+}
+
+// What a start costs, which a run of 174 MB hides: trec_eval's own test run (3 queries, 1,500
+// ranked documents, 64 KB), as a script that evaluates many small runs one after another meets
+// it. Node's program starts Node and then the core (compiling it, and each function at its first
+// call).
+{
+  const dir = fileURLToPath(new URL('../trec/trec_eval-10.0/', import.meta.url));
+  const { rows: startRows } = timeEvaluators({ qrels: `${dir}qrels.test`, run: `${dir}results.test` }, {}, SMALL_RUNS);
+  const reference = startRows.find((r) => r.name === 'trec_eval');
+  console.log(`\nA small run: trec_eval's test files (tests/trec/trec_eval-10.0), ${SMALL_RUNS} runs each, milliseconds\n`);
+  console.log('| evaluator | median (ms) | range (ms) | peak RSS (MB) | trec_eval\'s median ÷ this | output = trec_eval\'s |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const r of startRows) {
+    const ms = r.times.map((t) => t * 1000);
+    console.log(`| ${r.name} | ${median(ms).toFixed(1)} | ${range(ms, 1)} | ${r.peaks.length ? range(r.peaks, 0) : '—'} | ` +
+      `${reference && r !== reference ? `${(median(reference.times) / median(r.times)).toFixed(2)}×` : '—'} | ` +
+      `${r.same === null ? '—' : r.same ? 'yes' : 'NO'} |`);
+  }
 }
