@@ -280,6 +280,24 @@ function printedReport(session, commandLine) {
   return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
 }
 
+/**
+ * Each query's { query, values: { name: number }, texts? } from the core's result, which carries
+ * them as one text of ids, each ended by '\n', and one array of values (a query's columns after
+ * another's). Each query's values are copied from one object of the same keys, so that V8 gives
+ * them one shape at once.
+ */
+function perQueryOf(raw, names, textsOf) {
+  const ids = raw.perQueryIds.split('\n');
+  ids.pop();  // after the last id's '\n'
+  const flat = raw.perQueryValues;
+  const shape = Object.fromEntries(names.map((name) => [name, 0]));
+  return ids.map((query, i) => {
+    const values = { ...shape };
+    for (let c = 0; c < names.length; c++) values[names[c]] = flat[i * names.length + c];
+    return raw.perQueryTexts ? { query, values, texts: textsOf(raw.perQueryTexts[i]) } : { query, values };
+  });
+}
+
 // `request`'s trecText and columnar say what the result carries besides the values.
 export function shapeEvaluation(raw, session, { trecText, columnar = false }, commandLine) {
   const printed = commandLine ? printedReport(session, commandLine) : undefined;
@@ -295,9 +313,7 @@ export function shapeEvaluation(raw, session, { trecText, columnar = false }, co
   const result = {
     ok: true,
     columns: raw.columns,
-    perQuery: raw.perQuery.map((q) => (q.texts
-      ? { query: q.query, values: valuesOf(q.values), texts: textsOf(q.texts) }
-      : { query: q.query, values: valuesOf(q.values) })),
+    perQuery: perQueryOf(raw, names, textsOf),
     mean: valuesOf(raw.mean),
     stdev: valuesOf(raw.stdev),
     queriesAveraged: raw.queriesAveraged,
