@@ -20,8 +20,13 @@ export function wellFormed(text) {
     : text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+// Ids the core sends joined by '\n' as UTF-8 bytes (bindings.cpp): a byte sequence that is not
+// UTF-8 becomes U+FFFD, and never takes the '\n' after it.
+const utf8 = new TextDecoder();
+const idsOf = (bytes) => utf8.decode(bytes).split('\n');
+
 function splitDocs({ joined, present }) {
-  const parts = present.length === 0 ? [] : joined.split('\n');
+  const parts = present.length === 0 ? [] : idsOf(joined);
   // A loop, not Array.from(present, f): that goes through the typed array's iterator, an object
   // per element for the garbage collector (70 KB per explanation of 1,000 rows).
   const docs = new Array(present.length);
@@ -260,7 +265,7 @@ export function sessionArguments({ measures = [], options = {}, explainQuery, ex
  */
 function shapeSpans({ qrelsSpans, runSpans }) {
   if (qrelsSpans === null && runSpans === null) return undefined;
-  const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : spans.queries.split('\n'), starts: spans.starts, ends: spans.ends });
+  const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : idsOf(spans.queries), starts: spans.starts, ends: spans.ends });
   return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
 }
 
@@ -287,7 +292,7 @@ function printedReport(session, commandLine) {
  * them one shape at once.
  */
 function perQueryOf(raw, names, textsOf) {
-  const ids = raw.perQueryIds.split('\n');
+  const ids = idsOf(raw.perQueryIds);
   ids.pop();  // after the last id's '\n'
   const flat = raw.perQueryValues;
   const shape = Object.fromEntries(names.map((name) => [name, 0]));

@@ -37,12 +37,18 @@ val diagnostics_to_js(const std::vector<ndcg::Diagnostic>& list) {
   return out;
 }
 
-template <class T>
-val copy_to_js(const std::vector<T>& values) {
+// A vector as a typed array of its type; a string as its bytes (an Int8Array).
+template <class Values>
+val copy_to_js(const Values& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-// Document ids joined by '\n' (no id can contain one) and a presence flag for each.
+// Ids joined by '\n' (no id can contain one) go to JS as bytes (copy_to_js), which api.mjs
+// decodes with TextDecoder (idsOf). Not as embind's std::string: that decodes a text of at most
+// 16 bytes with a loop that takes the bytes after a lead byte as its continuation, whatever they
+// are, so that an id that is not UTF-8 (a Latin-1 "d\xe9") took the '\n' and the next id with it.
+
+// Document ids joined by '\n' and a presence flag for each.
 struct DocColumn {
   std::string joined;
   std::vector<std::uint8_t> present;
@@ -54,7 +60,7 @@ struct DocColumn {
   }
   val to_js() const {
     val out = val::object();
-    out.set("joined", joined);
+    out.set("joined", copy_to_js(joined));
     out.set("present", copy_to_js(present));
     return out;
   }
@@ -473,7 +479,7 @@ val spans_to_js(const std::optional<std::vector<ndcg::trec::QuerySpan>>& spans) 
     ends.push_back(static_cast<double>(s.end));
   }
   val out = val::object();
-  out.set("queries", ids);
+  out.set("queries", copy_to_js(ids));
   out.set("starts", copy_to_js(starts));
   out.set("ends", copy_to_js(ends));
   return out;
@@ -574,7 +580,7 @@ class TrecSession : public FedSession {
       // One value a column (QueryValues), as the evaluator's summary reads them too.
       for (std::size_t c = 0; c < width; ++c) values[q * width + c] = e.per_query[q].values[c];
     }
-    out.set("perQueryIds", ids);
+    out.set("perQueryIds", copy_to_js(ids));
     out.set("perQueryValues", copy_to_js(values));
     if (any_text) {
       val per_query_texts = val::array();
