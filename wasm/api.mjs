@@ -20,13 +20,17 @@ export function wellFormed(text) {
     : text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-// Ids the core sends joined by '\n' as UTF-8 bytes (bindings.cpp): a byte sequence that is not
-// UTF-8 becomes U+FFFD, and never takes the '\n' after it.
+// The ids the core sends as UTF-8 bytes, each ended by '\n' (bindings.cpp's add_id): a byte
+// sequence that is not UTF-8 becomes U+FFFD, and never takes the '\n' after it.
 const utf8 = new TextDecoder();
-const idsOf = (bytes) => utf8.decode(bytes).split('\n');
+function idsOf(bytes) {
+  const ids = utf8.decode(bytes).split('\n');
+  ids.pop();  // after the last id's '\n'
+  return ids;
+}
 
 function splitDocs({ joined, present }) {
-  const parts = present.length === 0 ? [] : idsOf(joined);
+  const parts = idsOf(joined);
   // A loop, not Array.from(present, f): that goes through the typed array's iterator, an object
   // per element for the garbage collector (70 KB per explanation of 1,000 rows).
   const docs = new Array(present.length);
@@ -265,7 +269,7 @@ export function sessionArguments({ measures = [], options = {}, explainQuery, ex
  */
 function shapeSpans({ qrelsSpans, runSpans }) {
   if (qrelsSpans === null && runSpans === null) return undefined;
-  const shaped = (spans) => (spans === null ? null : { queries: spans.starts.length === 0 ? [] : idsOf(spans.queries), starts: spans.starts, ends: spans.ends });
+  const shaped = (spans) => (spans === null ? null : { queries: idsOf(spans.queries), starts: spans.starts, ends: spans.ends });
   return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
 }
 
@@ -287,13 +291,12 @@ function printedReport(session, commandLine) {
 
 /**
  * Each query's { query, values: { name: number }, texts? } from the core's result, which carries
- * them as one text of ids, each ended by '\n', and one array of values (a query's columns after
- * another's). Each query's values are copied from one object of the same keys, so that V8 gives
- * them one shape at once.
+ * them as its ids (idsOf) and one array of values (a query's columns after another's). Each
+ * query's values are copied from one object of the same keys, so that V8 gives them one shape at
+ * once.
  */
 function perQueryOf(raw, names, textsOf) {
   const ids = idsOf(raw.perQueryIds);
-  ids.pop();  // after the last id's '\n'
   const flat = raw.perQueryValues;
   const shape = Object.fromEntries(names.map((name) => [name, 0]));
   return ids.map((query, i) => {

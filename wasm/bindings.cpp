@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,19 +44,24 @@ val copy_to_js(const Values& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-// Ids joined by '\n' (no id can contain one) go to JS as bytes (copy_to_js), which api.mjs
-// decodes with TextDecoder (idsOf). Not as embind's std::string: that decodes a text of at most
-// 16 bytes with a loop that takes the bytes after a lead byte as its continuation, whatever they
-// are, so that an id that is not UTF-8 (a Latin-1 "d\xe9") took the '\n' and the next id with it.
+// A list of ids as one text, each id ended by '\n' (which no id contains). It goes to JS as bytes
+// (copy_to_js), which api.mjs decodes with TextDecoder (idsOf). Not as embind's std::string: that
+// decodes a text of at most 16 bytes with a loop that takes the bytes after a lead byte as its
+// continuation, whatever they are, so that an id that is not UTF-8 (a Latin-1 "d\xe9") took the
+// '\n' and the next id with it.
+void add_id(std::string& ids, std::string_view id) {
+  ids += id;
+  ids += '\n';
+}
 
-// Document ids joined by '\n' and a presence flag for each.
+// Document ids, in the list add_id writes ("" for none), and a presence flag for each.
 struct DocColumn {
   std::string joined;
   std::vector<std::uint8_t> present;
 
   void add(const std::optional<std::string>& doc) {
-    if (!present.empty()) joined.push_back('\n');
     if (doc) joined += *doc;
+    joined += '\n';
     present.push_back(doc ? 1 : 0);
   }
   val to_js() const {
@@ -465,16 +471,15 @@ Configured evaluation_configured(const val& measures, const val& options) {
   return c;
 }
 
-// Where each query's lines are (trec.hpp's QuerySpan): { queries (ids joined by '\n', which no
-// id contains), starts, ends (byte offsets, Float64Array) }, or null.
+// Where each query's lines are (trec.hpp's QuerySpan): { queries (add_id's list), starts, ends
+// (byte offsets, Float64Array) }, or null.
 val spans_to_js(const std::optional<std::vector<ndcg::trec::QuerySpan>>& spans) {
   if (!spans) return val::null();
   std::string ids;
   std::vector<double> starts;
   std::vector<double> ends;
   for (const ndcg::trec::QuerySpan& s : *spans) {
-    if (!starts.empty()) ids += '\n';
-    ids += s.qid;
+    add_id(ids, s.qid);
     starts.push_back(static_cast<double>(s.start));
     ends.push_back(static_cast<double>(s.end));
   }
@@ -568,15 +573,14 @@ class TrecSession : public FedSession {
       any_text = any_text || column_of.value == ndcg::trec::ValueKind::text;
     }
     out.set("columns", columns);
-    // Every query's values in one array, a query's columns after another's, and the ids in one
-    // text, each ended by '\n' (no id holds one): an object and an array a query, made through
-    // embind, took 0.4-0.6 s for 100,000 queries. api.mjs makes them into its objects.
+    // Every query's values in one array, a query's columns after another's, and the ids as
+    // add_id's list: an object and an array a query, made through embind, took 0.4-0.6 s for
+    // 100,000 queries. api.mjs makes them into its objects.
     const std::size_t width = e.columns.size();
     std::string ids;
     std::vector<double> values(e.per_query.size() * width);
     for (std::size_t q = 0; q < e.per_query.size(); ++q) {
-      ids += e.per_query[q].qid;
-      ids += '\n';
+      add_id(ids, e.per_query[q].qid);
       // One value a column (QueryValues), as the evaluator's summary reads them too.
       for (std::size_t c = 0; c < width; ++c) values[q * width + c] = e.per_query[q].values[c];
     }
