@@ -20,6 +20,10 @@ export function wellFormed(text) {
     : text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+// What the methods check of their arguments before the core reads them.
+const isObject = (value) => value !== null && typeof value === 'object';
+const isStrings = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
 // The ids the core sends as UTF-8 bytes, each ended by '\n' (bindings.cpp's add_id): a byte
 // sequence that is not UTF-8 becomes U+FFFD, and never takes the '\n' after it.
 const utf8 = new TextDecoder();
@@ -248,7 +252,7 @@ function chunksOf(input, what) {
 }
 
 export function sessionArguments({ measures = [], options = {}, explainQuery, explainCutoff, explainMeasure }) {
-  if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
+  if (!isStrings(measures)) {
     throw new CalculatorUsageError('measures must be an array of names such as ["ndcg_cut.10", "map"]');
   }
   if (explainQuery !== undefined && typeof explainQuery !== 'string') throw new CalculatorUsageError('explainQuery must be a query id');
@@ -351,10 +355,10 @@ export function shapeEvaluation(raw, session, { trecText, columnar = false }, co
 const COMPARE_OPTIONS = new Set(['tests', 'permutations', 'seed', 'alpha', 'correction', 'missing', 'pairs']);
 
 function compareArguments({ measures = [], options = {} }) {
-  if (!Array.isArray(measures) || !measures.every((m) => typeof m === 'string')) {
+  if (!isStrings(measures)) {
     throw new CalculatorUsageError('measures must be an array of names such as ["nDCG@10", "AP"]');
   }
-  if (options === null || typeof options !== 'object') throw new CalculatorUsageError('options must be an object');
+  if (!isObject(options)) throw new CalculatorUsageError('options must be an object');
   const evaluation = {};
   const comparison = {};
   for (const [name, value] of Object.entries(options)) {
@@ -604,7 +608,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
      * value], ...], zscoresFile }. For wasm/cli.mjs; the page's core does not carry it.
      */
     parseCommandLine(argv) {
-      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
+      if (!isStrings(argv)) {
         throw new CalculatorUsageError('parseCommandLine() takes an array of strings');
       }
       if (core === null || typeof core.parseCommandLine !== 'function') {
@@ -622,7 +626,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
     },
 
     explain(request) {
-      if (request === null || typeof request !== 'object') {
+      if (!isObject(request)) {
         throw new CalculatorUsageError('explain() takes an object { ranking, judgments, options }');
       }
       const { ranking = '', judgments = '', options, columnar = false } = request;
@@ -645,7 +649,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
      * NDCG@k when only it is switched from the first's value to the second's.
      */
     compareConventions(request) {
-      if (request === null || typeof request !== 'object') {
+      if (!isObject(request)) {
         throw new CalculatorUsageError('compareConventions() takes an object { ranking, judgments, options, between }');
       }
       const { ranking = '', judgments = '', options, between = ['trec_eval', 'sklearn'] } = request;
@@ -680,7 +684,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
      * matches or not, and the cause of the differences is named when it is a usual slip.
      */
     checkWorking(request) {
-      if (request === null || typeof request !== 'object') {
+      if (!isObject(request)) {
         throw new CalculatorUsageError('checkWorking() takes an object { ranking, judgments, options, working, quantity }');
       }
       const { ranking = '', judgments = '', options, working = '', quantity = '' } = request;
@@ -699,7 +703,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
     },
 
     evaluate(request) {
-      if (request === null || typeof request !== 'object') {
+      if (!isObject(request)) {
         throw new CalculatorUsageError('evaluate() takes an object { qrels, run, measures, options }');
       }
       const qrels = chunksOf(request.qrels, 'qrels');
@@ -731,7 +735,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
      * correction, missing, pairs).
      */
     compare(request) {
-      if (request === null || typeof request !== 'object') {
+      if (!isObject(request)) {
         throw new CalculatorUsageError('compare() takes an object { qrels, runs: { name: text, ... }, measures, options }');
       }
       const qrels = chunksOf(request.qrels, 'qrels');

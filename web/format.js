@@ -128,3 +128,8 @@ export function el(tag, attributes = {}, ...children) {
   }
   return node;
 }
+
+/** A button that looks like a link (class "link"): el('button', ...) with type "button". */
+export function linkButton(attributes, ...children) {
+  return el('button', { type: 'button', className: 'link', ...attributes }, ...children);
+}

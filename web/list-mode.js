@@ -4,7 +4,7 @@ import { renderChart } from './chart.js';
 import { renderCheck } from './check-view.js';
 import { renderCompare, setUpCompare } from './compare-view.js';
 import { EXPORTS, downloadText } from './export.js';
-import { el, setText } from './format.js';
+import { el, linkButton, setText } from './format.js';
 import { PRESETS, describeConventions, findSlip } from './presets.js';
 import { renderSecond } from './second-list.js';
 import { stepColumns } from './steps.js';
@@ -186,7 +186,7 @@ function showContext(state, result) {
     notes.push(item);
   };
   const action = (id, label, run) => {
-    const button = el('button', { type: 'button', className: 'link', id }, label);
+    const button = linkButton({ id }, label);
     button.addEventListener('click', run);
     return button;
   };
@@ -236,7 +236,7 @@ function readingOf(reading) {
     ` The numbers beside the documents are read as ${reading.numbers === 'score' ? 'scores: the list is ranked by them' : 'grades'} (${READ_FROM[reading.from] ?? reading.from}).`);
   if (reading.from === 'assumed' || reading.from === 'option') {
     const other = reading.numbers === 'score' ? 'grade' : 'score';
-    const button = el('button', { type: 'button', className: 'link', id: 'read-as-other' }, `Read them as ${other}s`);
+    const button = linkButton({ id: 'read-as-other' }, `Read them as ${other}s`);
     button.addEventListener('click', () => {
       const before = readState();
       writeState({ ...before, rankingNumbers: other });
@@ -252,7 +252,7 @@ const sentence = (text) => `${text}${/[.?!]$/.test(text) ? '' : '.'}`;
 
 /** A state note with an Undo that brings back `before`: no action of the page loses input. */
 function offerUndo(text, before) {
-  const undo = el('button', { type: 'button', className: 'link', id: 'undo' }, 'Undo');
+  const undo = linkButton({ id: 'undo' }, 'Undo');
   undo.addEventListener('click', () => {
     writeState(before);
     showStateNote('');
@@ -377,7 +377,7 @@ function applyLoaded({ state, note }) {
   writeState(state);
   update();
   if (note === 'previous') {
-    const restore = el('button', { type: 'button', className: 'link', id: 'restore-previous' }, 'Restore what you had before');
+    const restore = linkButton({ id: 'restore-previous' }, 'Restore what you had before');
     restore.addEventListener('click', () => {
       const previous = previousState();
       if (previous) writeState(previous);
@@ -442,7 +442,7 @@ function showPresetNote(preset) {
   }
   note.replaceChildren(preset.note);
   if (preset.slideView) {
-    const button = el('button', { type: 'button', className: 'link', id: 'slide-view' }, preset.slideView.label);
+    const button = linkButton({ id: 'slide-view' }, preset.slideView.label);
     button.addEventListener('click', () => {
       writeState({ ...readState(), ...Object.fromEntries(Object.entries(preset.slideView.settings).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)])) });
       update();

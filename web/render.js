@@ -1,7 +1,7 @@
 // Renders an explanation from the core: headline, formulas, step table, ideal table, warnings.
 // It formats numbers the core computed; it computes none.
 import {
-  el, formatGrade, formatNumber, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged, setText,
+  el, formatGrade, formatNumber, linkButton, logOf, math, mathBlock, mfrac, mi, mn, mo, mrow, msub, msup, ndcgDecimals, replaceIfChanged, setText,
 } from './format.js';
 import { stepColumns } from './steps.js';
 import { fillNearFirst, patchRows, setHeader } from './table.js';
@@ -349,7 +349,7 @@ export function renderDiagnostics(list, diagnostics, onSelect) {
       const where = d.line > 0 ? `Line ${d.line}${d.column > 0 ? `, column ${d.column}` : ''}: ` : '';
       item = el('li', { className: d.kind }, el('span', { className: 'kind' }, d.kind === 'error' ? 'Error' : 'Note'), ' ');
       if (d.line > 0 && onSelect) {
-        const button = el('button', { type: 'button', className: 'link' }, where.slice(0, -2));
+        const button = linkButton({}, where.slice(0, -2));
         button.addEventListener('click', () => onSelect(d));
         item.append(button, ': ', d.message);
       } else {

@@ -2,7 +2,7 @@
 // is significantly better or worse than the baseline, each pair's tests, and for a chosen pair
 // and measure the per-query differences (sorted bars), a scatter of A against B, and their
 // table; a query opens both rankings side by side. The core computes every number shown.
-import { el, formatNumber, sortByQuery } from './format.js';
+import { el, formatNumber, linkButton, sortByQuery } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
 import { afterFrame, drawRows, setSortHeader } from './table.js';
@@ -198,7 +198,7 @@ function renderQueryTable(rows, names) {
   drawRows(table, Math.min(sorted.length, rowLimit), TABLE_COLUMNS, (row, i) => {
     const r = sorted[i];
     if (!row.same('query', r.query)) {
-      row.content('query', () => el('button', { type: 'button', className: 'link', 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query));
+      row.content('query', () => linkButton({ 'data-query': r.query, title: `Show query ${r.query} in both runs` }, r.query));
     }
     row.text('a', value(r.a));
     row.text('b', value(r.b));

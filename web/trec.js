@@ -4,7 +4,7 @@ import workerScript from 'virtual:trec-worker-packed';
 import { moduleUrl } from './core-loader.js';
 import { coreSource, coreWasm } from './core.js';
 import { csvRow, downloadText } from './export.js';
-import { el, formatNumber, sortByQuery } from './format.js';
+import { el, formatNumber, linkButton, sortByQuery } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { stepColumns } from './steps.js';
@@ -447,7 +447,7 @@ function showDiagnostics(result) {
   renderDiagnostics($('trec-diagnostics'), items);
   // The core says once when the qrels look like a run or the run like qrels: one click fixes it.
   if (!result.ok && result.errors.some((d) => d.code === 'files-swapped')) {
-    const swap = el('button', { type: 'button', className: 'link', id: 'trec-swap' }, 'Swap the qrels and the run, and evaluate');
+    const swap = linkButton({ id: 'trec-swap' }, 'Swap the qrels and the run, and evaluate');
     swap.addEventListener('click', swapFiles);
     $('trec-diagnostics').append(el('li', { className: 'error' }, swap));
   }
@@ -546,7 +546,7 @@ function renderQueries(result) {
     const q = rows[i];
     if (!row.same('query', q.query, steps)) {
       row.content('query', () => (steps
-        ? el('button', { type: 'button', className: 'link', 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query)
+        ? linkButton({ 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query)
         : q.query));
     }
     for (const c of columns) {
