@@ -295,7 +295,7 @@ function printedReport(session, commandLine) {
 
 /**
  * Each query's { query, values: { name: number }, texts? } from the core's result, which carries
- * them as its ids (idsOf) and one array of values (a query's columns after another's). Each
+ * them as its ids (idsOf) and one array of values (a column's queries after another's). Each
  * query's values are copied from one object of the same keys, so that V8 gives them one shape at
  * once.
  */
@@ -305,13 +305,31 @@ function perQueryOf(raw, names, textsOf) {
   const shape = Object.fromEntries(names.map((name) => [name, 0]));
   return ids.map((query, i) => {
     const values = { ...shape };
-    for (let c = 0; c < names.length; c++) values[names[c]] = flat[i * names.length + c];
+    for (let c = 0; c < names.length; c++) values[names[c]] = flat[c * ids.length + i];
     return raw.perQueryTexts ? { query, values, texts: textsOf(raw.perQueryTexts[i]) } : { query, values };
   });
 }
 
-// `request`'s trecText and columnar say what the result carries besides the values.
-export function shapeEvaluation(raw, session, { trecText, columnar = false }, commandLine) {
+/**
+ * request.perQueryColumns: the same values as perQueryOf's, as columns: { queries, values: { name:
+ * Float64Array }, texts?: { name: string[] } }, values[name][i] being query queries[i]'s. Each
+ * column is a view of the core's one array: a run of 100,000 queries makes no object a query.
+ */
+function perQueryColumnsOf(raw, columns) {
+  const queries = idsOf(raw.perQueryIds);
+  const n = queries.length;
+  const values = {};
+  columns.forEach((c, i) => { values[c.name] = raw.perQueryValues.subarray(i * n, (i + 1) * n); });
+  const out = { queries, values };
+  if (raw.perQueryTexts) {
+    out.texts = {};
+    columns.forEach((c, i) => { if (c.text) out.texts[c.name] = raw.perQueryTexts.map((texts) => texts[i]); });
+  }
+  return out;
+}
+
+// `request`'s trecText, columnar and perQueryColumns say what the result carries and how.
+export function shapeEvaluation(raw, session, { trecText, columnar = false, perQueryColumns = false }, commandLine) {
   const printed = commandLine ? printedReport(session, commandLine) : undefined;
   if (!raw.ok) {
     const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
@@ -325,7 +343,9 @@ export function shapeEvaluation(raw, session, { trecText, columnar = false }, co
   const result = {
     ok: true,
     columns: raw.columns,
-    perQuery: perQueryOf(raw, names, textsOf),
+    ...(perQueryColumns === true
+      ? { perQueryColumns: perQueryColumnsOf(raw, raw.columns) }
+      : { perQuery: perQueryOf(raw, names, textsOf) }),
     mean: valuesOf(raw.mean),
     stdev: valuesOf(raw.stdev),
     queriesAveraged: raw.queriesAveraged,

@@ -573,16 +573,18 @@ class TrecSession : public FedSession {
       any_text = any_text || column_of.value == ndcg::trec::ValueKind::text;
     }
     out.set("columns", columns);
-    // Every query's values in one array, a query's columns after another's, and the ids as
+    // Every query's values in one array, a column's queries after another's, and the ids as
     // add_id's list: an object and an array a query, made through embind, took 0.4-0.6 s for
-    // 100,000 queries. api.mjs makes them into its objects.
+    // 100,000 queries. api.mjs makes them into its objects, or gives each column as a view of
+    // this array (perQueryColumns).
     const std::size_t width = e.columns.size();
+    const std::size_t count = e.per_query.size();
     std::string ids;
-    std::vector<double> values(e.per_query.size() * width);
-    for (std::size_t q = 0; q < e.per_query.size(); ++q) {
+    std::vector<double> values(count * width);
+    for (std::size_t q = 0; q < count; ++q) {
       add_id(ids, e.per_query[q].qid);
       // One value a column (QueryValues), as the evaluator's summary reads them too.
-      for (std::size_t c = 0; c < width; ++c) values[q * width + c] = e.per_query[q].values[c];
+      for (std::size_t c = 0; c < width; ++c) values[c * count + q] = e.per_query[q].values[c];
     }
     out.set("perQueryIds", copy_to_js(ids));
     out.set("perQueryValues", copy_to_js(values));

@@ -248,6 +248,11 @@ export interface EvaluateRequest {
    * ranking tens of thousands of documents then makes no object per rank.
    */
   columnar?: boolean;
+  /**
+   * The per-query values as columns (result.perQueryColumns) instead of an object per query
+   * (result.perQuery): a run of 100,000 queries then makes no object a query.
+   */
+  perQueryColumns?: boolean;
   /** Also return trec_eval's text: the means only, every query too, or either without the "all" lines (summary: false, -n). */
   trecText?: 'summary' | 'per-query' | { perQuery?: boolean; summary?: boolean };
 }
@@ -423,6 +428,16 @@ export type Comparison =
       commandLine?: { out: string; err: string; status: number };
     };
 
+/** An evaluation's per-query values as columns (perQueryColumns: true). */
+export interface PerQueryColumns {
+  /** The query ids, in trec_eval's order. */
+  queries: string[];
+  /** A column's value for each query; views of one array. */
+  values: Record<string, Float64Array>;
+  /** A text column's text for each query (relstring); present when a column is one. */
+  texts?: Record<string, string[]>;
+}
+
 export type Evaluation =
   | {
       ok: true;
@@ -430,7 +445,7 @@ export type Evaluation =
       columns: {
         name: string;
         wholeNumber: boolean;
-        /** A text value per query (relstring), in perQuery[].texts. */
+        /** A text value per query (relstring), in perQuery[].texts or perQueryColumns.texts. */
         text: boolean;
         /** Printed per query (gm_map, num_q and runid are summaries only). */
         perQuery: boolean;
@@ -441,7 +456,10 @@ export type Evaluation =
         /** Its cut-off (P_10: 10); 0 when it covers the whole ranking. */
         cutoff: number;
       }[];
-      perQuery: { query: string; values: Record<string, number>; texts?: Record<string, string> }[];
+      /** Each query's values, in trec_eval's order of the queries; absent with perQueryColumns. */
+      perQuery?: { query: string; values: Record<string, number>; texts?: Record<string, string> }[];
+      /** The same values when the request says `perQueryColumns: true`: values[name][i] is queries[i]'s. */
+      perQueryColumns?: PerQueryColumns;
       /** The "all" line: means (sums for whole-number columns, a geometric mean for gm_*). */
       mean: Record<string, number>;
       /** Sample standard deviation (n − 1) of the per-query values over the queries averaged. */

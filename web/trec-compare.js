@@ -2,7 +2,7 @@
 // is significantly better or worse than the baseline, each pair's tests, and for a chosen pair
 // and measure the per-query differences (sorted bars), a scatter of A against B, and their
 // table; a query opens both rankings side by side. The core computes every number shown.
-import { el, formatNumber, linkButton, sortByQuery } from './format.js';
+import { el, formatNumber, linkButton, queryOrder } from './format.js';
 import { renderSideBySide } from './side-by-side.js';
 import { drawingWidth, niceMax, plotFrame, svg } from './svg.js';
 import { afterFrame, drawRows, setSortHeader } from './table.js';
@@ -182,7 +182,7 @@ function renderScatter(container, rows, names) {
 
 function renderQueryTable(rows, names) {
   const { key, descending } = sort;
-  const sorted = key === 'query' ? sortByQuery(rows, descending) : [...rows].sort((x, y) => {
+  const sorted = key === 'query' ? queryOrder(rows.map((r) => r.query), descending).map((i) => rows[i]) : [...rows].sort((x, y) => {
     const order = x[key] - y[key];
     return descending ? -order : order;
   });

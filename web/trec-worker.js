@@ -1,7 +1,7 @@
 // Evaluates a qrels/run pair off the page's thread, so a 200 MB run never freezes the page. The
 // page sends the source text of the core module it loads itself (one copy of the wasm in the file).
 import { compileWasm, importCoreScript, loadCalculator } from './core-loader.js';
-import { movedBuffers, packResult } from './transfer.js';
+import { movedBuffers } from './transfer.js';
 
 let calculator = null;
 
@@ -75,7 +75,7 @@ self.onmessage = async ({ data }) => {
   paced = data.paced === true;
   try {
     calculator ??= await loadCalculator(importCoreScript(data.coreSource), compileWasm(data.coreWasm));
-    const result = packResult(await work(data));
+    const result = await work(data);
     self.postMessage({ type: 'done', result }, movedBuffers(result));
   } catch (error) {
     self.postMessage({ type: 'failed', message: error?.message ?? String(error) });
@@ -96,11 +96,17 @@ async function source(input, chunkSize) {
 
 /**
  * querySpans as far as they can be used: a gzipped file's offsets are in its inflated text, which
- * a slice of the file does not give, so its spans go.
+ * a slice of the file does not give, so its spans go. Each file's query ids travel as one text,
+ * each id ended by '\n', which the page splits only to explain a query: as a string apiece, a
+ * run of 100,000 queries sent 200,000 more strings for the page to read in the task that shows
+ * the results.
  */
 function sliceable(querySpans, qrels, run) {
   if (querySpans && qrels.gzipped) querySpans.qrels = null;
   if (querySpans && run.gzipped) querySpans.run = null;
+  for (const spans of [querySpans?.qrels, querySpans?.run]) {
+    if (spans) spans.queries = spans.queries.map((id) => `${id}\n`).join('');
+  }
 }
 
 /**
@@ -145,6 +151,8 @@ async function evaluate(data) {
     // A query's step table a typed array per column: a ranking of tens of thousands of documents
     // makes no object per rank, here or in the page that receives it.
     columnar: true,
+    // The values a column per measure, each a view of one array moved with the message (transfer.js).
+    perQueryColumns: true,
     onProgress: ({ file, bytes }) => post({ file }, inputs[file].done(bytes), inputs[file].size),
   });
   sliceable(result.querySpans, qrels, run);

@@ -4,13 +4,12 @@ import workerScript from 'virtual:trec-worker-packed';
 import { moduleUrl } from './core-loader.js';
 import { coreSource, coreWasm } from './core.js';
 import { csvRow, downloadText } from './export.js';
-import { el, formatNumber, linkButton, sortByQuery } from './format.js';
+import { el, formatNumber, linkButton, queryOrder, sortedIndexes } from './format.js';
 import { renderHistogram } from './histogram.js';
 import { displayOf, renderDiagnostics, renderHeadline, renderIdeal, renderSteps } from './render.js';
 import { stepColumns } from './steps.js';
 import { afterFrame, drawRows, fillAll, fittingTogether, setSortHeader } from './table.js';
 import { renderComparison, setUpComparison, showQueryInBoth } from './trec-compare.js';
-import { unpackResult } from './transfer.js';
 import { shareBySize } from '../wasm/shares.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -322,7 +321,7 @@ function ask(target, message, onProgress) {
     target.onmessage = ({ data }) => {
       if (mine !== job) return;
       if (data.type === 'progress') onProgress(data);
-      else if (data.type === 'done') resolve(unpackResult(data.result));
+      else if (data.type === 'done') resolve(data.result);
       else resolve(workerFailed(mine, data.message));
     };
     target.onerror = (event) => {
@@ -489,8 +488,9 @@ function valueText(column, value) {
   return column.wholeNumber ? String(value) : formatNumber(value, 4);
 }
 
-function queryCell(column, q) {
-  return column.text ? (q.texts?.[column.name] ?? '') : q.values[column.name];
+/** Query i's value of a column (its text, for relstring), from the per-query columns. */
+function queryCell({ perQueryColumns: { values, texts } }, column, i) {
+  return column.text ? (texts?.[column.name]?.[i] ?? '') : values[column.name][i];
 }
 
 function renderMeans(result) {
@@ -507,6 +507,21 @@ function renderMeans(result) {
         : c.summary === 'count' ? String(result.mean[c.name]) : valueText(c, result.mean[c.name])),
       // A summary-only column (a geometric mean, the count of queries, the tag) has no spread to show.
       el('td', { className: 'num', 'data-field': 'stdev' }, c.perQuery ? formatNumber(result.stdev[c.name], 4) : '—')))));
+}
+
+/**
+ * The order of the queries by a column's values (numbers, or relstring's texts), reversed when
+ * `descending`: NaN after the numbers either way, and equal values in the queries' order.
+ */
+function byColumn(column, descending) {
+  const sign = descending ? -1 : 1;
+  return sortedIndexes(column.length, (i, j) => {
+    const a = column[i];
+    const b = column[j];
+    if (typeof a === 'string') return sign * a.localeCompare(b);
+    if (a !== a || b !== b) return (a !== a) - (b !== b);
+    return sign * (a - b);
+  });
 }
 
 const QUERY_ROWS_PER_PAGE = 500;
@@ -532,10 +547,8 @@ function openQuery(event) {
 function renderQueries(result) {
   const table = $('trec-queries');
   const { key, descending } = sort;
-  const rows = key === 'query' ? sortByQuery(result.perQuery, descending) : [...result.perQuery].sort((a, b) => {
-    const order = a.texts?.[key] !== undefined ? a.texts[key].localeCompare(b.texts[key]) : a.values[key] - b.values[key];
-    return descending ? -order : order;
-  });
+  const { queries, values, texts } = result.perQueryColumns;
+  const rows = key === 'query' ? queryOrder(queries, descending) : byColumn(texts?.[key] ?? values[key], descending);
   const columns = queryColumns(result);
   const steps = stepwise();
   setSortHeader(table, steps ? 'Per query (click a column to sort, a query to see it step by step)'
@@ -544,14 +557,15 @@ function renderQueries(result) {
   drawRows(table, Math.min(rows.length, queryRowLimit), [{ field: 'query' },
     ...columns.map((c) => ({ field: c.name, className: c.text ? 'relstring' : 'num' }))], (row, i) => {
     const q = rows[i];
-    if (!row.same('query', q.query, steps)) {
+    const query = queries[q];
+    if (!row.same('query', query, steps)) {
       row.content('query', () => (steps
-        ? linkButton({ 'data-query': q.query, title: `Show query ${q.query} step by step` }, q.query)
-        : q.query));
+        ? linkButton({ 'data-query': query, title: `Show query ${query} step by step` }, query)
+        : query));
     }
     for (const c of columns) {
-      if (!c.text) row.text(c.name, valueText(c, q.values[c.name]));
-      else if (!row.same(c.name, queryCell(c, q))) row.content(c.name, () => el('code', {}, queryCell(c, q)));
+      if (!c.text) row.text(c.name, valueText(c, values[c.name][q]));
+      else if (!row.same(c.name, queryCell(result, c, q))) row.content(c.name, () => el('code', {}, queryCell(result, c, q)));
     }
   });
   let more = $('trec-more-queries');
@@ -574,7 +588,7 @@ function renderQueries(result) {
 function perQueryCsv(result) {
   const columns = queryColumns(result);
   const lines = [csvRow(['query', ...columns.map((c) => c.name)])];
-  for (const q of result.perQuery) lines.push(csvRow([q.query, ...columns.map((c) => queryCell(c, q))]));
+  result.perQueryColumns.queries.forEach((query, i) => lines.push(csvRow([query, ...columns.map((c) => queryCell(result, c, i))])));
   lines.push(csvRow(['all', ...columns.map((c) => (c.summary === 'none' ? '' : result.mean[c.name]))]));
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -591,8 +605,8 @@ function renderHistogramOf(result) {
     select.value = names.find((n) => n.startsWith('ndcg')) ?? names[0];
   }
   const name = select.value;
-  renderHistogram($('trec-histogram'), result.perQuery.map((q) => q.values[name]), name);
-  $('trec-histogram-caption').textContent = `How ${name} is spread over the ${result.perQuery.length} evaluated queries.`;
+  renderHistogram($('trec-histogram'), result.perQueryColumns.values[name], name);
+  $('trec-histogram-caption').textContent = `How ${name} is spread over the ${result.perQueryColumns.queries.length} evaluated queries.`;
 }
 
 const EXPLAIN_ROWS = 100;
@@ -636,7 +650,8 @@ function renderWorking(working) {
  */
 function querySpansOf(querySpans, query) {
   if (!querySpans?.qrels || !querySpans?.run) return undefined;
-  const pick = ({ queries, starts, ends }) => queries.flatMap((q, i) => (q === query ? [[starts[i], ends[i]]] : []));
+  // The ids as one text, each ended by '\n' (sliceable in the worker).
+  const pick = ({ queries, starts, ends }) => queries.split('\n').flatMap((q, i) => (q === query ? [[starts[i], ends[i]]] : []));
   const spans = { qrels: pick(querySpans.qrels), run: pick(querySpans.run) };
   return spans.qrels.length > 0 && spans.run.length > 0 ? spans : undefined;
 }
@@ -657,7 +672,8 @@ async function explainQuery(query) {
     return;
   }
   const e = result.explanation;
-  const value = last.result.perQuery.find((q) => q.query === query)?.values[column.name];
+  const { queries, values } = last.result.perQueryColumns;
+  const value = values[column.name][queries.indexOf(query)];
   panel.hidden = false;
   panel.dataset.query = query;
   $('trec-explain-heading').textContent = `Query ${query}: ${column.name} = ${value === undefined ? '—' : valueText(column, value)}`;
@@ -728,7 +744,8 @@ async function evaluate() {
   showResults('trec-results');
   renderMeans(result);
   renderQueries(result);
-  setStatus(`Evaluated ${result.perQuery.length} quer${result.perQuery.length === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
+  const count = result.perQueryColumns.queries.length;
+  setStatus(`Evaluated ${count} quer${count === 1 ? 'y' : 'ies'} in ${formatNumber((performance.now() - started) / 1000, 1)} s.`);
   // The histogram, below the table, in a task after the frame that shows the means and the
   // table: drawn with them, it made that frame longer still (6 ms of a 30 ms task for 5,000
   // queries on a slow machine, and the frame that lays out the table follows it).

@@ -124,6 +124,12 @@ test('sorting the per-query table by a measure', async ({ page }) => {
   await page.click('#trec-queries th:has-text("ndcg_cut_10") button');
   await expect(page.locator('#trec-queries tbody th')).toHaveText(['102', '101', '104', '103']);
   await expect(page.locator('#trec-queries th[aria-sort="descending"]')).toHaveCount(1);
+  // Again: ascending. Equal values keep the queries' order (map is 0.5 for both 102 and 104).
+  await page.click('#trec-queries th:has-text("ndcg_cut_10") button');
+  await expect(page.locator('#trec-queries tbody th')).toHaveText(['103', '104', '101', '102']);
+  await page.click('#trec-queries th:has-text("map") button');
+  await expect(page.locator('#trec-queries tbody th')).toHaveText(['102', '104', '101', '103']);
+  await expect(page.locator('#trec-queries tbody tr:first-child td[data-field="map"]')).toHaveText('0.5000');
 });
 
 test('pasted qrels and run work too, and stay after a reload', async ({ page }) => {

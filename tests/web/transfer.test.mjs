@@ -1,79 +1,75 @@
-// The TREC worker posts an evaluation's per-query values as columns (web/transfer.js): the page
-// must get back exactly the result the API gave, and anything the columns cannot carry must
-// travel as it is.
+// The TREC worker asks for an evaluation's per-query values as columns and posts them with their
+// memory moved (web/transfer.js): the page must receive the values the API gives as objects, the
+// same doubles for the same queries in the same order, relstring's texts included.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { createCalculator } from '../../wasm/index.mjs';
-import { movedBuffers, packResult, unpackResult } from '../../web/transfer.js';
+import { movedBuffers } from '../../web/transfer.js';
 
 const TREC = new URL('../trec/', import.meta.url);
+const qrels = readFileSync(new URL('trec_eval-10.0/qrels.test', TREC));
+const run = readFileSync(new URL('trec_eval-10.0/results.test', TREC));
 
-/** What the page receives: the packed result through a structured clone, its columns moved. */
+/** What the page receives: the result through a structured clone, its columns' memory moved. */
 function posted(result) {
-  const packed = packResult(result);
-  return unpackResult(structuredClone(packed, { transfer: movedBuffers(packed) }));
+  return structuredClone(result, { transfer: movedBuffers(result) });
 }
 
-test('an evaluation of trec_eval\'s test files arrives as the API gave it, its values as columns on the way', async () => {
+/** The columns as perQuery's objects, to compare with what the API gives without them. */
+function asObjects({ perQueryColumns: { queries, values, texts }, ...rest }) {
+  const perQuery = queries.map((query, i) => {
+    const q = { query, values: Object.fromEntries(Object.entries(values).map(([name, column]) => [name, column[i]])) };
+    if (texts) q.texts = Object.fromEntries(Object.entries(texts).map(([name, column]) => [name, column[i]]));
+    return q;
+  });
+  const { columns, ...after } = rest;
+  return { columns, perQuery, ...after };
+}
+
+test('per-query columns hold the values perQuery gives, and arrive whole with their memory moved', async () => {
   const calc = await createCalculator();
+  for (const measures of [['map', 'P.10', 'ndcg_cut.10', 'bpref', 'num_ret'], ['relstring.10', 'map', 'gm_map', 'runid'], ['Rndcg']]) {
+    const request = { qrels, run, measures, options: { relevanceLevel: 1 } };
+    const objects = calc.evaluate(request);
+    const columns = calc.evaluate({ ...request, perQueryColumns: true });
+    assert.equal(objects.ok, true, measures.join());
+    assert.ok(objects.perQuery.length >= 3);
+    assert.equal(columns.perQuery, undefined);
+    assert.deepEqual(Object.keys(columns.perQueryColumns.values), columns.columns.map((c) => c.name));
+    for (const column of Object.values(columns.perQueryColumns.values)) {
+      assert.ok(column instanceof Float64Array && column.length === objects.perQuery.length);
+    }
+    assert.equal(columns.perQueryColumns.texts !== undefined, measures.includes('relstring.10'));
+    assert.deepEqual(asObjects(columns), objects, measures.join());
+    const buffers = movedBuffers(columns);
+    assert.equal(buffers.length, 1, 'the columns are views of one array');
+    const back = posted(columns);
+    assert.deepEqual(asObjects(back), objects, measures.join());
+    // Moved, not copied: left behind, the columns are empty.
+    assert.ok(Object.values(columns.perQueryColumns.values).every((column) => column.length === 0));
+  }
+  assert.deepEqual(movedBuffers(calc.evaluate({ qrels, run, measures: ['map'] })), [], 'objects: nothing to move');
+  assert.deepEqual(movedBuffers(undefined), []);
+});
+
+test('each column holds its own values, in the order of the queries', async () => {
+  const calc = await createCalculator();
+  // 007 retrieves its relevant document at rank 1; 10 has none relevant; the last one retrieves
+  // only an unjudged document.
   const result = calc.evaluate({
-    qrels: readFileSync(new URL('trec_eval-10.0/qrels.test', TREC)),
-    run: readFileSync(new URL('trec_eval-10.0/results.test', TREC)),
-    measures: ['map', 'P.10', 'ndcg_cut.10', 'bpref', 'num_ret'],
+    qrels: '007 0 a 1\n10 0 b 0\nÜnïcode-ид 0 c 2\n',
+    run: '007 Q0 a 1 1 t\n10 Q0 b 1 1 t\nÜnïcode-ид Q0 x 1 1 t\nÜnïcode-ид Q0 c 2 0.5 t\n',
+    measures: ['map', 'P.1', 'num_ret', 'recip_rank'],
+    perQueryColumns: true,
   });
   assert.equal(result.ok, true);
-  assert.ok(result.perQuery.length >= 3);
-  const packed = packResult(result);
-  assert.equal(packed.perQuery, undefined);
-  // In trec_eval's order of measures, as the values are.
-  assert.deepEqual(packed.perQueryColumns.names, result.columns.map((c) => c.name));
-  assert.equal(packed.perQueryColumns.names.length, 5);
-  assert.ok(packed.perQueryColumns.values.every((column) => column instanceof Float64Array && column.length === result.perQuery.length));
-  assert.deepEqual(posted(result), result);
-  // The columns' memory moves with the message: left behind, they are empty.
-  structuredClone(packed, { transfer: movedBuffers(packed) });
-  assert.ok(packed.perQueryColumns.values.every((column) => column.length === 0));
-  assert.deepEqual(movedBuffers(result), []);
-});
-
-test('every double survives, NaN and -0 included, and ids keep their order and spelling', () => {
-  const result = {
-    ok: true,
-    columns: [{ name: 'a' }, { name: 'b' }],
-    perQuery: [
-      { query: '10', values: { a: NaN, b: -0 } },
-      { query: '007', values: { a: Infinity, b: 5e-324 } },
-      { query: 'Ünïcode-ид', values: { a: -Infinity, b: 0.1 + 0.2 } },
-      { query: '', values: { a: 1, b: 2 } },
-    ],
-    mean: { a: 1, b: 2 },
-  };
-  const back = posted(result);
-  assert.deepEqual(back, result);
-  assert.ok(Object.is(back.perQuery[0].values.b, -0));
-  assert.deepEqual(back.perQuery.map((q) => Object.keys(q.values)), result.perQuery.map(() => ['a', 'b']));
-});
-
-test('what the columns cannot carry travels as it is', () => {
-  const base = (perQuery) => ({ ok: true, perQuery });
-  const unpackable = {
-    'texts (relstring)': base([{ query: '1', values: { relstring: NaN }, texts: { relstring: 'RN' } }]),
-    'a value that is not a number': base([{ query: '1', values: { a: null } }]),
-    'another measure in a later query': base([{ query: '1', values: { a: 1 } }, { query: '2', values: { b: 1 } }]),
-    'the same measures in another order': base([{ query: '1', values: { a: 1, b: 2 } }, { query: '2', values: { b: 2, a: 1 } }]),
-    'fewer measures in a later query': base([{ query: '1', values: { a: 1, b: 2 } }, { query: '2', values: { a: 1 } }]),
-    'an id with a line break': base([{ query: 'a\nb', values: { a: 1 } }]),
-    'a field besides the query and its values': base([{ query: '1', values: { a: 1 }, note: 'x' }]),
-    'a comparison\'s per-query values (by run, then measure)': base([{ map: [0.1, 0.2] }, { map: [0.3, 0.4] }]),
-    'no queries': base([]),
-    'no per-query values': { ok: false, errors: [] },
-  };
-  for (const [what, result] of Object.entries(unpackable)) {
-    assert.equal(packResult(result), result, what);
-    assert.deepEqual(posted(result), result, what);
-  }
-  assert.equal(packResult(undefined), undefined);
-  assert.equal(unpackResult(null), null);
+  const { queries, values } = posted(result).perQueryColumns;
+  assert.deepEqual(queries, ['007', '10', 'Ünïcode-ид']);
+  assert.deepEqual(Object.keys(values), ['num_ret', 'map', 'recip_rank', 'P_1']);
+  assert.deepEqual([...values.num_ret], [1, 1, 2]);
+  assert.deepEqual([...values.map], [1, 0, 0.5]);
+  assert.deepEqual([...values.recip_rank], [1, 0, 0.5]);
+  assert.deepEqual([...values.P_1], [1, 0, 0]);
 });
