@@ -226,9 +226,7 @@ class WorkingParser {
 };
 
 std::string fmt(double v, int decimals = 4) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  std::string s = buffer;
+  std::string s = printf_fixed(v, static_cast<unsigned>(std::max(decimals, 0)));
   if (s.find('.') != std::string::npos) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();

@@ -409,6 +409,71 @@ char* write_fixed(char* out, double value, unsigned decimals) {
   return out + length;
 }
 
+// A whole number of any size as 32-bit limbs, least significant first: what printf_fixed needs.
+using Limbs = std::vector<std::uint32_t>;
+
+std::string printf_fixed(double value, unsigned decimals) {
+  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  char quick[kFixedBytes];
+  if (char* end = write_fixed(quick, value, decimals)) return std::string(quick, end);
+  // |value| = m * 2^shift exactly, m below 2^53 (frexp normalises a subnormal too).
+  int exponent = 0;
+  const auto m =
+      static_cast<std::uint64_t>(std::ldexp(std::frexp(std::fabs(value), &exponent), 53));
+  int shift = exponent - 53;
+  Limbs n{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32)};
+  const auto multiply = [&n](std::uint32_t k) {
+    std::uint64_t carry = 0;
+    for (std::uint32_t& limb : n) {
+      carry += std::uint64_t{limb} * k;
+      limb = static_cast<std::uint32_t>(carry);
+      carry >>= 32;
+    }
+    if (carry != 0) n.push_back(static_cast<std::uint32_t>(carry));
+  };
+  for (unsigned d = 0; d < decimals; ++d) multiply(10);  // m * 10^decimals
+  for (; shift > 0; --shift) multiply(2);
+  if (shift < 0) {
+    // n * 2^shift rounded to the nearest whole number, ties to even.
+    const auto s = static_cast<std::size_t>(-shift);
+    const auto bit = [&n](std::size_t i) {
+      return i / 32 < n.size() && ((n[i / 32] >> (i % 32)) & 1U) != 0;
+    };
+    const bool half = bit(s - 1);
+    bool below = false;  // a bit set under the half
+    for (std::size_t i = 0; i + 1 < s && i < n.size() * 32 && !below; ++i) below = bit(i);
+    Limbs q(n.size(), 0);
+    for (std::size_t i = s; i < n.size() * 32; ++i) {
+      if (bit(i)) q[(i - s) / 32] |= 1U << ((i - s) % 32);
+    }
+    n = std::move(q);
+    if (half && (below || (!n.empty() && (n[0] & 1U) != 0))) {
+      for (std::uint32_t& limb : n) {
+        if (++limb != 0) break;
+      }
+    }
+  }
+  // Its digits, nine at a time from the right.
+  std::string digits;
+  while (std::any_of(n.begin(), n.end(), [](std::uint32_t limb) { return limb != 0; })) {
+    std::uint64_t rest = 0;
+    for (std::size_t i = n.size(); i-- > 0;) {
+      rest = (rest << 32) | n[i];
+      n[i] = static_cast<std::uint32_t>(rest / 1000000000U);
+      rest %= 1000000000U;
+    }
+    for (int k = 0; k < 9; ++k, rest /= 10) digits += static_cast<char>('0' + rest % 10);
+  }
+  while (digits.size() > decimals + 1 && digits.back() == '0') digits.pop_back();
+  if (digits.size() < decimals + 1) digits.append(decimals + 1 - digits.size(), '0');
+  std::string out = std::signbit(value) ? "-" : "";
+  out.append(digits.rbegin(), digits.rend() - decimals);
+  if (decimals > 0) out += '.';
+  out.append(digits.rend() - decimals, digits.rend());
+  return out;
+}
+
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19

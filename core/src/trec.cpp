@@ -10,7 +10,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -1484,8 +1483,12 @@ std::size_t write_value(char* out, double value, bool as_integer) {
   }
   // "%6.4f": at least "0.0000", six characters, so never padded.
   if (const char* end = write_fixed(out, value, 4)) return static_cast<std::size_t>(end - out);
-  // Infinite, or too large for write_fixed: printf's, up to hundreds of digits.
-  return static_cast<std::size_t>(std::snprintf(out, 400, "%6.4f", value));
+  // Infinite, or too large for write_fixed: printf's, up to hundreds of digits, padded to six.
+  const std::string text = printf_fixed(value, 4);
+  const std::size_t pad = text.size() < 6 ? 6 - text.size() : 0;
+  std::memset(out, ' ', pad);
+  std::memcpy(out + pad, text.data(), text.size());
+  return pad + text.size();
 }
 
 // One line: the padded name, the query, and the value. Built in a buffer and appended once: in

@@ -11,7 +11,6 @@
 #include <cinttypes>
 #include <climits>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace ndcg::trec {
@@ -260,10 +259,9 @@ std::string with_long(std::string_view name, std::int64_t k) {
   return std::string(name) + "_" + std::to_string(k);
 }
 
+// trec_eval's "%3.2f": never shorter than its three characters.
 std::string with_double(std::string_view name, double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%3.2f", x);
-  return std::string(name) + "_" + buffer;
+  return std::string(name) + "_" + printf_fixed(x, 2);
 }
 
 }  // namespace
@@ -1173,9 +1171,7 @@ namespace ndcg::trec {
 namespace {
 
 std::string fixed4(double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.4f", x);
-  return buffer;
+  return printf_fixed(x, 4);
 }
 
 // "a + b + c" over at most `shown` terms, then "… (n terms)".

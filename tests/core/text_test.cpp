@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -470,5 +471,64 @@ TEST_CASE("write_fixed writes what printf's %.*f writes, or declines") {
       }
     }
     check(random() % 2 ? v : -v, decimals);
+  }
+}
+
+TEST_CASE("printf_fixed writes what printf's %.*f writes, for any double and any decimals") {
+  const auto check = [](double v, unsigned decimals) {
+    static char expected[2048];
+    std::snprintf(expected, sizeof expected, "%.*f", static_cast<int>(decimals), v);
+    const std::string got = ndcg::printf_fixed(v, decimals);
+    INFO("value bits " << std::bit_cast<std::uint64_t>(v) << ", " << decimals << " decimals");
+    REQUIRE(got == expected);
+  };
+  const double specials[] = {0.0,
+                             -0.0,
+                             1.0,
+                             -1.0,
+                             0.5,
+                             1.5,
+                             2.5,
+                             -2.5,
+                             0.125,
+                             0.375,
+                             1e15,
+                             1e16,
+                             9.2e18,
+                             1e22,
+                             1e300,
+                             -1e308,
+                             1.7976931348623157e308,
+                             5e-324,
+                             -5e-324,
+                             2.2250738585072014e-308,
+                             0.1,
+                             0.3,
+                             123456789.987654321,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             -std::numeric_limits<double>::quiet_NaN()};
+  for (const double v : specials) {
+    for (unsigned decimals : {0U, 1U, 2U, 4U, 6U, 8U, 9U, 12U, 17U, 20U, 30U, 330U})
+      check(v, decimals);
+  }
+  // Ties at the last place, above what write_fixed writes: k + 1/2 at 0 decimals, and halves
+  // of 2^-n at n - 1 decimals.
+  for (double k = 1e15; k < 1e15 + 8; k += 1) check(k + 0.5, 0);
+  for (unsigned n = 9; n < 40; ++n) check(std::ldexp(3.0, -static_cast<int>(n)), n - 1);
+  std::uint64_t state = 20261127;
+  const auto random = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t bits = random();
+    const double v = std::bit_cast<double>(bits);
+    const unsigned decimals = static_cast<unsigned>(random() % 24);
+    // Every exponent is as likely: most are huge or tiny, whose digits are printf's to write.
+    check(v, decimals);
+    // And values a person types or a measure gives.
+    check(static_cast<double>(random() % 100000000) / 1e4 * (random() % 2 ? 1 : -1), decimals);
   }
 }

@@ -261,6 +261,12 @@ bool parse_decimal(std::string_view text, double& out, bool* out_of_range = null
 constexpr std::size_t kFixedBytes = 32;
 char* write_fixed(char* out, double value, unsigned decimals);
 
+// printf's "%.*f" for any double and any number of decimals, exactly as C's printf writes it:
+// write_fixed's rounding of the exact binary value, with every digit of a large one, and "inf",
+// "-inf", "nan" and "-nan" as glibc and musl write them. The core uses no printf: in the page's
+// wasm it was 8 KB of code for these few numbers.
+std::string printf_fixed(double value, unsigned decimals);
+
 // Normalises a document id pasted from slides or LaTeX: "d_3", "d_{3}", "$d_{3}$", "d₃" and
 // "d ₁₂₃" become "d3" and "d123". Only the pattern letters + optional "_"/"{}" + digits (ASCII or
 // Unicode subscripts) is rewritten; any other id is returned trimmed but otherwise unchanged, so
