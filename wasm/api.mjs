@@ -411,7 +411,8 @@ function shapeComparison(raw, names, runResults, commandLine) {
     if (commandLine) failed.commandLine = commandLine;
     return failed;
   }
-  const { measures, queries } = raw;
+  const { measures } = raw;
+  const queries = idsOf(raw.queries);
   const at = (s, m) => raw.values.subarray((s * measures.length + m) * queries.length, (s * measures.length + m + 1) * queries.length);
   const result = {
     ok: true,

@@ -44,6 +44,14 @@ val copy_to_js(const Values& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
+// Text read from a file (a query id, a docno, a run's tag) as a JS string: as UTF-8 made well
+// formed first, as TextDecoder reads it (each invalid subpart U+FFFD). Embind's decoder takes the
+// bytes after a lead byte as its continuation whatever they are, reading past the text's end for
+// a Latin-1 "d\xe9" (a character made of what lies beyond it).
+val text_to_js(std::string_view text) {
+  return val(ndcg::well_formed_utf8(text));
+}
+
 // A list of ids as one text, each id ended by '\n' (which no id contains). It goes to JS as bytes
 // (copy_to_js), which api.mjs decodes with TextDecoder (idsOf). Not as embind's std::string: that
 // decodes a text of at most 16 bytes with a loop that takes the bytes after a lead byte as its
@@ -373,7 +381,7 @@ val working_to_js(const ndcg::trec::Working& w) {
     const ndcg::trec::WorkingRow& r = w.rows[i];
     val row = val::object();
     row.set("rank", static_cast<double>(r.rank));
-    row.set("doc", r.docno);
+    row.set("doc", text_to_js(r.docno));
     // -1: not in the qrels; -2: judged with a negative grade (as trec_eval marks them)
     row.set("grade", static_cast<double>(r.grade));
     row.set("counted", r.counted);
@@ -602,13 +610,13 @@ class TrecSession : public FedSession {
     out.set("mean", copy_to_js(e.mean));
     out.set("stdev", copy_to_js(e.stdev));
     out.set("queriesAveraged", static_cast<double>(e.queries_averaged));
-    out.set("runTag", e.run_tag);
+    out.set("runTag", text_to_js(e.run_tag));
     out.set("zscores", e.zscores);
     out.set("explanation", e.explanation ? explanation_to_js(*e.explanation) : val::null());
     val explanations = val::array();
     for (std::size_t i = 0; i < e.explanations.size(); ++i) {
       val item = val::object();
-      item.set("query", e.explanations[i].first);
+      item.set("query", text_to_js(e.explanations[i].first));
       item.set("explanation", explanation_to_js(e.explanations[i].second));
       explanations.set(i, item);
     }
@@ -666,7 +674,7 @@ class CompareSession : public FedSession {
     out.set("ok", e.ok);
     out.set("errors", diagnostics_to_js(e.errors));
     out.set("warnings", diagnostics_to_js(e.warnings));
-    out.set("runTag", e.run_tag);
+    out.set("runTag", text_to_js(e.run_tag));
     out.set("qrelsSpans", spans_to_js(e.qrels_spans));
     out.set("runSpans", spans_to_js(e.run_spans));
     return out;
@@ -698,7 +706,7 @@ class CompareSession : public FedSession {
     out.set("ok", e->ok);
     out.set("errors", diagnostics_to_js(e->errors));
     out.set("warnings", diagnostics_to_js(e->warnings));
-    out.set("runTag", e->run_tag);
+    out.set("runTag", text_to_js(e->run_tag));
     evaluations_.push_back(std::move(*e));
     names_.push_back(name);
     return out;
@@ -727,7 +735,9 @@ class CompareSession : public FedSession {
     options.set("pairs", std::string(ndcg::compare::pairs_name(options_.pairs)));
     out.set("options", options);
     out.set("measures", string_array(c.measures));
-    out.set("queries", string_array(c.queries));
+    std::string queries;
+    for (const std::string& q : c.queries) add_id(queries, q);
+    out.set("queries", copy_to_js(queries));  // api.mjs's idsOf reads them
     out.set("values", copy_to_js(c.values));  // [run][measure][query], flat
     out.set("means", copy_to_js(c.means));    // [run][measure], flat
     out.set("family", static_cast<double>(c.family));

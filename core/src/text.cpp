@@ -219,6 +219,47 @@ std::string_view trim_ascii(std::string_view text) {
   return text.substr(b, e - b);
 }
 
+// WHATWG's UTF-8 decoder (Encoding Standard, 4.1): a lead byte and the bytes that may follow it
+// are kept when they make a whole sequence; else U+FFFD stands for the lead byte and those of them
+// that could follow it, and reading goes on at the byte that could not (or at the next byte, for
+// a byte that cannot lead).
+std::string well_formed_utf8(std::string_view bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size();) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    constexpr std::size_t kCannotLead = 9;  // more bytes than any sequence has
+    const std::size_t follow = b < 0x80   ? 0
+                               : b < 0xC2 ? kCannotLead
+                               : b < 0xE0 ? 1
+                               : b < 0xF0 ? 2
+                               : b < 0xF5 ? 3
+                                          : kCannotLead;
+    // The first byte after E0, ED, F0 and F4 has a narrower range (no overlong forms, surrogates,
+    // or code points past U+10FFFF).
+    unsigned lower = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80;
+    unsigned upper = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF;
+    std::size_t n = 1;
+    for (; follow != kCannotLead && n <= follow && i + n < bytes.size(); ++n) {
+      const auto c = static_cast<unsigned char>(bytes[i + n]);
+      if (c < lower || c > upper) break;
+      lower = 0x80;
+      upper = 0xBF;
+    }
+    if (n == follow + 1) {
+      out.append(bytes.substr(i, n));
+    } else {
+      out += "\xEF\xBF\xBD";
+    }
+    i += n;
+  }
+  return out;
+}
+
+bool names_id(std::string_view id, std::string_view named) {
+  // Only an id that is not UTF-8 reads otherwise (runs once a query, when a query is named).
+  return id == named || well_formed_utf8(id) == named;
+}
+
 std::size_t find_control(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);

@@ -412,7 +412,7 @@ void Evaluator::add(const QueryRun& run) {
     note_run_without_qrels(run.qid);
   } else if (it->second.dropped) {
     missed_judgments_ = true;  // its part is not joined (Session::absorb)
-  } else if (options_.only_query.empty() || options_.only_query == run.qid) {
+  } else if (options_.only_query.empty() || names_id(run.qid, options_.only_query)) {
     gains_overflowed_ = false;
     QueryValues values = evaluate(run, it->second);
     if (!values.values.empty()) {
@@ -616,8 +616,8 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
     keep_explanations(run, order, qrels);
   }
   const bool judgment_groups = options_.rel_format == RelFormat::qrels_jg;
-  const bool show_working =
-      !options_.explain_measure.empty() && run.qid == options_.explain_query && !judgment_groups;
+  const bool show_working = !options_.explain_measure.empty() &&
+                            names_id(run.qid, options_.explain_query) && !judgment_groups;
   std::vector<std::string_view> ranked_docnos;
   std::vector<Ranked> groups;
   Ranked ranked;
@@ -767,7 +767,7 @@ void Evaluator::cut_ranking(const Ranked& ranked, std::size_t depth, Ranked& cut
 // The explanations asked for (-explain one query, or all of them), kept as the query is read.
 void Evaluator::keep_explanations(const QueryRun& run, const std::vector<std::uint32_t>& order,
                                   const QueryQrels& qrels) {
-  if (!options_.explain_query.empty() && run.qid == options_.explain_query) {
+  if (!options_.explain_query.empty() && names_id(run.qid, options_.explain_query)) {
     explanation_ = explain_one(run, order, qrels);
   }
   if (options_.explain_all) {
@@ -947,7 +947,7 @@ void Evaluator::pair_with_qrels(Evaluation& out, std::vector<std::string>& missi
   QueryValues* const* next = sorted.data();
   QueryValues* const* const end = next + sorted.size();
   for (const auto& [qid, qrels] : qrels_.queries()) {
-    if (!options_.only_query.empty() && qid != options_.only_query) continue;
+    if (!options_.only_query.empty() && !names_id(qid, options_.only_query)) continue;
     next = pair_query(qid, qrels, next, end, out, missing);
   }
   if (options_.zscores) {

@@ -474,6 +474,31 @@ TEST_CASE("write_fixed writes what printf's %.*f writes, or declines") {
   }
 }
 
+TEST_CASE("well_formed_utf8 reads bytes as WHATWG's decoder does, and names_id matches by it") {
+  using ndcg::well_formed_utf8;
+  const std::string r = "\xEF\xBF\xBD";  // U+FFFD
+  // Unicode's example of maximal subparts (chapter 3, "U+FFFD Substitution of Maximal Subparts").
+  CHECK(well_formed_utf8("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64") ==
+        "a" + r + r + r + "b" + r + "c" + r + r + "d");
+  CHECK(well_formed_utf8("d\xE9") == "d" + r);                   // Latin-1
+  CHECK(well_formed_utf8("\xE9\xE8x") == r + r + "x");           // a lead byte cut short, twice
+  CHECK(well_formed_utf8("\xE0\x80\x80") == r + r + r);          // overlong
+  CHECK(well_formed_utf8("\xED\xA0\x80") == r + r + r);          // a surrogate
+  CHECK(well_formed_utf8("\xF4\x90\x80\x80") == r + r + r + r);  // past U+10FFFF
+  CHECK(well_formed_utf8("\xC0\xAF") == r + r);
+  CHECK(well_formed_utf8("ab\xE2\x82") == "ab" + r);  // cut short by the end
+  CHECK(well_formed_utf8("\xE2\x82\xACx\xF0\x9F\x98\x80") == "\xE2\x82\xACx\xF0\x9F\x98\x80");
+  CHECK(well_formed_utf8("") == "");
+  CHECK(well_formed_utf8("301") == "301");
+
+  CHECK(ndcg::names_id("301", "301"));
+  CHECK_FALSE(ndcg::names_id("301", "30"));
+  CHECK(ndcg::names_id("q\xE9", "q" + r));
+  CHECK(ndcg::names_id("q\xE9", "q\xE9"));
+  CHECK_FALSE(ndcg::names_id("q\xE9", "q\xC3\xA9"));  // "qé" is another id
+  CHECK_FALSE(ndcg::names_id("q" + r, "q"));
+}
+
 TEST_CASE("printf_fixed writes what printf's %.*f writes, for any double and any decimals") {
   const auto check = [](double v, unsigned decimals) {
     static char expected[2048];

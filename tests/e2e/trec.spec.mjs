@@ -86,6 +86,18 @@ test('a query\'s two long tables are laid out in blocks, each column lined up wi
   }
 });
 
+test('files whose ids are not UTF-8: a query named "q\uFFFD" in the table is explained from its own lines', async ({ page }) => {
+  await openTrec(page);
+  // Latin-1 bytes: the query "q\xe9" and the document "d\xe9".
+  const latin1 = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text, 'latin1') });
+  await page.setInputFiles('#qrels-file', latin1('latin1.qrels', '1 0 d\xe9 1\n1 0 e 1\nq\xe9 0 d\xe9 1\nq\xe9 0 e 2\n'));
+  await page.setInputFiles('#run-file', latin1('latin1.run', '1 Q0 d\xe9 1 2.0 t\n1 Q0 e 2 1.0 t\nq\xe9 Q0 x 1 1.0 t\nq\xe9 Q0 d\xe9 2 0.5 t\nq\xe9 Q0 e 3 0.2 t\n'));
+  await expect(page.locator('#trec-queries tbody th')).toHaveText(['1', 'q\uFFFD']);
+  await page.click('button[data-query="q\uFFFD"]');
+  await expect(page.locator('#trec-explain-heading')).toContainText('Query q\uFFFD: ndcg_cut_10 = 0.6199');
+  await expect(page.locator('#trec-explain-steps tbody .doc-id')).toHaveText(['x', 'd\uFFFD', 'e']);
+});
+
 test('a second query\'s long step table is all its own when its panel is shown', async ({ page }) => {
   await openTrec(page);
   // Two queries of 200 documents each, with ids of their own.

@@ -192,3 +192,58 @@ test('TREC ids that are not UTF-8 keep their places: per-query values, spans and
   assert.deepEqual(columns.explanation.columns.doc, ['d\uFFFD', 'e', 'f']);
   assert.deepEqual(columns.explanation.ideal.doc, ['d\uFFFD', 'e']);
 });
+
+// A query whose id is not UTF-8 is named by the text a caller holds, decoded ("q\uFFFD"): the
+// core matches it to the file's bytes as TextDecoder reads them. Every other id read from the
+// files (the working's docnos, the run's tag, a comparison's queries, explainAll's queries)
+// reaches JS decoded the same way: as embind's strings, a lone "\xe9" took the bytes after it,
+// past the text's end, into a character of its own.
+test('a query whose id is not UTF-8 can be explained, evaluated alone and compared by its decoded id', async () => {
+  const latin1 = (text) => Buffer.from(text, 'latin1');
+  const qrels = latin1('1 0 a 1\nq\xe9 0 d\xe9 1\nq\xe9 0 e 1\n');
+  const run = latin1('1 Q0 a 1 1.0 t\xe9\nq\xe9 Q0 x 1 2.0 t\xe9\nq\xe9 Q0 d\xe9 2 1.0 t\xe9\n');
+  const explained = calc.evaluate({
+    qrels, run, measures: ['map'], explainQuery: 'q\uFFFD', explainMeasure: 'map',
+  });
+  assert.equal(explained.ok, true);
+  assert.deepEqual(explained.warnings, []);
+  assert.deepEqual(explained.explanation.rows.map((r) => r.doc), ['x', 'd\uFFFD']);
+  assert.deepEqual(explained.working.rows.map((r) => r.doc), ['x', 'd\uFFFD']);
+  assert.equal(explained.runTag, 't\uFFFD');
+  const alone = calc.evaluate({ qrels, run, measures: ['map'], options: { onlyQuery: 'q\uFFFD' } });
+  assert.equal(alone.ok, true);
+  assert.deepEqual(alone.perQuery.map((q) => [q.query, q.values.map]), [['q\uFFFD', 0.25]]);
+  const all = calc.evaluate({ qrels, run, measures: ['map'], options: { explainAll: true } });
+  assert.deepEqual(all.explanations.map((e) => e.query), ['1', 'q\uFFFD']);
+  const compared = calc.compare({ qrels, runs: { a: run, b: run }, measures: ['map'] });
+  assert.equal(compared.ok, true);
+  assert.deepEqual(compared.queries, ['1', 'q\uFFFD']);
+  // The same bytes asked for by a name that is not theirs are still not found.
+  const other = calc.evaluate({ qrels, run, measures: ['map'], explainQuery: 'q\u00e9' });
+  assert.match(other.warnings.map((w) => w.message).join('\n'), /cannot be explained: it is not in both files/);
+});
+
+// The core's reading of bytes as UTF-8 (well_formed_utf8, for the strings it hands JS one at a
+// time, and for naming a query) must be TextDecoder's (which reads its joined lists): the queries
+// explainAll names and the per-query ids come by the two roads and must agree, for ids of random
+// bytes.
+test('ids of random bytes read the same by the core as by TextDecoder', () => {
+  let x = 20261127;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2147483648) >>> 8);
+  const pool = [0x41, 0x62, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+  const ids = new Set();
+  while (ids.size < 300) ids.add(Buffer.from(Array.from({ length: 1 + (next() % 6) }, () => pool[next() % pool.length])).toString('latin1'));
+  const lines = (f) => Buffer.from([...ids].map(f).join(''), 'latin1');
+  const r = calc.evaluate({
+    qrels: lines((id) => `${id} 0 d 1\n`),
+    run: lines((id) => `${id} Q0 d 1 1 t\n`),
+    measures: ['num_ret'],
+    options: { explainAll: true },
+  });
+  assert.equal(r.ok, true);
+  assert.equal(r.perQuery.length, ids.size);
+  assert.deepEqual(r.explanations.map((e) => e.query), r.perQuery.map((q) => q.query));
+  // And as Node's own decoder reads each id.
+  const decoded = new Set([...ids].map((id) => new TextDecoder().decode(Buffer.from(id, 'latin1'))));
+  assert.deepEqual(new Set(r.perQuery.map((q) => q.query)), decoded);
+});

@@ -9,6 +9,16 @@
 #include <string_view>
 #include <vector>
 
+// A function kept out of the functions that call it, whatever the compiler would rather do (see
+// ndcg/trec.hpp).
+#if defined(__GNUC__)
+#define NDCG_OUT_OF_LINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NDCG_OUT_OF_LINE __declspec(noinline)
+#else
+#define NDCG_OUT_OF_LINE
+#endif
+
 namespace ndcg {
 
 // Splits text that arrives in chunks into lines. A line may span any number of chunks; "\n",
@@ -283,6 +293,17 @@ std::string_view trim(std::string_view text);
 // `text` without leading and trailing ASCII blanks (space, tab, form feed, vertical tab): the
 // white space of TREC files, which trec_eval splits on.
 std::string_view trim_ascii(std::string_view text);
+
+// `bytes` as WHATWG's UTF-8 decoder reads them (TextDecoder, and so the page and the API), as
+// UTF-8 again: each maximal invalid subpart becomes U+FFFD, the rest is kept as it is. Text that
+// is already UTF-8 comes back the same.
+std::string well_formed_utf8(std::string_view bytes);
+
+// Whether an id read from a file is the one a caller named: the same bytes, or, for an id that is
+// not UTF-8, the text a caller that decoded it holds (well_formed_utf8), so that the page and the
+// API can name a query whose id they only ever saw decoded. Out of line: it is called where a
+// query is read, for the rare run that names one.
+NDCG_OUT_OF_LINE bool names_id(std::string_view id, std::string_view named);
 
 // Quotes user text for a message, shortening it to at most `max_code_points` code points and
 // replacing control characters and invalid UTF-8 with U+FFFD so a message is always printable.

@@ -38,17 +38,11 @@
 #include "ndcg/explain.hpp"
 #include "ndcg/text.hpp"
 
-// A function that runs once per query or more rarely, kept out of the function that calls it.
-// A WebAssembly engine optimises a function whole once it is hot: inlined into the evaluation of
-// a query, the rare paths (preferences, workings, explanations, a repeat's report) made it 59 KB
-// of wasm, which V8 took 83-147 ms and 24 MB to optimise, on a core the other thread wanted.
-#if defined(__GNUC__)
-#define NDCG_OUT_OF_LINE __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define NDCG_OUT_OF_LINE __declspec(noinline)
-#else
-#define NDCG_OUT_OF_LINE
-#endif
+// NDCG_OUT_OF_LINE (ndcg/text.hpp) marks a function that runs once per query or more rarely, kept
+// out of the function that calls it. A WebAssembly engine optimises a function whole once it is
+// hot: inlined into the evaluation of a query, the rare paths (preferences, workings,
+// explanations, a repeat's report) made it 59 KB of wasm, which V8 took 83-147 ms and 24 MB to
+// optimise, on a core the other thread wanted.
 
 namespace ndcg::detail {
 // A document's score as a sort key, and its index (score_sort.hpp).
