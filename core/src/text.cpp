@@ -458,6 +458,12 @@ std::string printf_fixed(double value, unsigned decimals) {
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   char quick[kFixedBytes];
   if (char* end = write_fixed(quick, value, decimals)) return std::string(quick, end);
+  // A double's exact value has at most 1,074 digits after the point: past that, printf writes
+  // zeros, added at the end rather than worked out (a working may give a value a million places).
+  constexpr unsigned kMostDigits = 1100;
+  if (decimals > kMostDigits) {
+    return printf_fixed(value, kMostDigits) + std::string(decimals - kMostDigits, '0');
+  }
   // |value| = m * 2^shift exactly, m below 2^53 (frexp normalises a subnormal too).
   int exponent = 0;
   const auto m =
@@ -474,7 +480,10 @@ std::string printf_fixed(double value, unsigned decimals) {
     if (carry != 0) n.push_back(static_cast<std::uint32_t>(carry));
   };
   for (unsigned d = 0; d < decimals; ++d) multiply(10);  // m * 10^decimals
-  for (; shift > 0; --shift) multiply(2);
+  if (shift > 0) {  // n * 2^shift: whole limbs, then the bits left over
+    n.insert(n.begin(), static_cast<std::size_t>(shift) / 32, 0U);
+    for (int k = 0; k < shift % 32; ++k) multiply(2);
+  }
   if (shift < 0) {
     // n * 2^shift rounded to the nearest whole number, ties to even.
     const auto s = static_cast<std::size_t>(-shift);

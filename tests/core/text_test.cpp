@@ -538,6 +538,13 @@ TEST_CASE("printf_fixed writes what printf's %.*f writes, for any double and any
     for (unsigned decimals : {0U, 1U, 2U, 4U, 6U, 8U, 9U, 12U, 17U, 20U, 30U, 330U})
       check(v, decimals);
   }
+  // Past the 1,074 places a double's exact value can have: zeros, as printf writes them.
+  for (const double v : {0.1, -5e-324, 1e300, 2.2250738585072014e-308}) {
+    std::vector<char> expected(4000);
+    std::snprintf(expected.data(), expected.size(), "%.3000f", v);
+    CHECK(ndcg::printf_fixed(v, 3000) == expected.data());
+  }
+  CHECK(ndcg::printf_fixed(0.5, 1000000).size() == 1000002);
   // Ties at the last place, above what write_fixed writes: k + 1/2 at 0 decimals, and halves
   // of 2^-n at n - 1 decimals.
   for (double k = 1e15; k < 1e15 + 8; k += 1) check(k + 0.5, 0);
