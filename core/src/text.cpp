@@ -461,14 +461,13 @@ std::string printf_fixed(double value, unsigned decimals) {
   // A double's exact value has at most 1,074 digits after the point: past that, printf writes
   // zeros, added at the end rather than worked out (a working may give a value a million places).
   constexpr unsigned kMostDigits = 1100;
-  if (decimals > kMostDigits) {
-    return printf_fixed(value, kMostDigits) + std::string(decimals - kMostDigits, '0');
-  }
+  const unsigned zeros = decimals > kMostDigits ? decimals - kMostDigits : 0;
+  decimals -= zeros;
   // |value| = m * 2^shift exactly, m below 2^53 (frexp normalises a subnormal too).
   int exponent = 0;
   const auto m =
       static_cast<std::uint64_t>(std::ldexp(std::frexp(std::fabs(value), &exponent), 53));
-  int shift = exponent - 53;
+  const int shift = exponent - 53;
   Limbs n{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32)};
   const auto multiply = [&n](std::uint32_t k) {
     std::uint64_t carry = 0;
@@ -480,10 +479,7 @@ std::string printf_fixed(double value, unsigned decimals) {
     if (carry != 0) n.push_back(static_cast<std::uint32_t>(carry));
   };
   for (unsigned d = 0; d < decimals; ++d) multiply(10);  // m * 10^decimals
-  if (shift > 0) {  // n * 2^shift: whole limbs, then the bits left over
-    n.insert(n.begin(), static_cast<std::size_t>(shift) / 32, 0U);
-    for (int k = 0; k < shift % 32; ++k) multiply(2);
-  }
+  for (int left = shift; left > 0; left -= 31) multiply(1U << std::min(left, 31));  // n * 2^shift
   if (shift < 0) {
     // n * 2^shift rounded to the nearest whole number, ties to even.
     const auto s = static_cast<std::size_t>(-shift);
@@ -521,6 +517,7 @@ std::string printf_fixed(double value, unsigned decimals) {
   out.append(digits.rbegin(), digits.rend() - decimals);
   if (decimals > 0) out += '.';
   out.append(digits.rend() - decimals, digits.rend());
+  out.append(zeros, '0');
   return out;
 }
 
