@@ -438,52 +438,57 @@ export interface PerQueryColumns {
   texts?: Record<string, string[]>;
 }
 
+/** A successful evaluation's fields, but for its per-query values (see Evaluation). */
+export interface EvaluationFields {
+  ok: true;
+  /** Output columns in trec_eval's order: "map", "P_10", "ndcg_cut_10", … */
+  columns: {
+    name: string;
+    wholeNumber: boolean;
+    /** A text value per query (relstring), in perQuery[].texts or perQueryColumns.texts. */
+    text: boolean;
+    /** Printed per query (gm_map, num_q and runid are summaries only). */
+    perQuery: boolean;
+    /** How the "all" line combines the queries. */
+    summary: 'mean' | 'sum' | 'geometric' | 'count' | 'none' | 'runTag';
+    /** Position of the measure it comes from in the list as given (show columns in the order typed). */
+    measure: number;
+    /** Its cut-off (P_10: 10); 0 when it covers the whole ranking. */
+    cutoff: number;
+  }[];
+  /** The "all" line: means (sums for whole-number columns, a geometric mean for gm_*). */
+  mean: Record<string, number>;
+  /** Sample standard deviation (n − 1) of the per-query values over the queries averaged. */
+  stdev: Record<string, number>;
+  queriesAveraged: number;
+  /** The tag of the run's last line (trec_eval's runid). */
+  runTag: string;
+  /** Values are z-scores (options.zscores). */
+  zscores?: boolean;
+  /** options.querySpans: where each query's lines are in the qrels and in the run. */
+  querySpans?: { qrels: QuerySpans | null; run: QuerySpans | null };
+  warnings: Diagnostic[];
+  trec?: string;
+  /** A ColumnarExplanation when the request says `columnar: true`. */
+  explanation?: Explanation | ColumnarExplanation;
+  /** explainMeasure's working for explainQuery: a row per ranked document, and how the value follows. */
+  working?: {
+    column: string;
+    columns: string[];
+    rows: { rank: number; doc: string; grade: number; counted: boolean; values: (number | null)[] }[];
+    result: string;
+    value: number;
+  };
+}
+
+/** What an evaluation gives: its values with each query's in an object, in trec_eval's order of the queries. */
 export type Evaluation =
-  | {
-      ok: true;
-      /** Output columns in trec_eval's order: "map", "P_10", "ndcg_cut_10", … */
-      columns: {
-        name: string;
-        wholeNumber: boolean;
-        /** A text value per query (relstring), in perQuery[].texts or perQueryColumns.texts. */
-        text: boolean;
-        /** Printed per query (gm_map, num_q and runid are summaries only). */
-        perQuery: boolean;
-        /** How the "all" line combines the queries. */
-        summary: 'mean' | 'sum' | 'geometric' | 'count' | 'none' | 'runTag';
-        /** Position of the measure it comes from in the list as given (show columns in the order typed). */
-        measure: number;
-        /** Its cut-off (P_10: 10); 0 when it covers the whole ranking. */
-        cutoff: number;
-      }[];
-      /** Each query's values, in trec_eval's order of the queries; absent with perQueryColumns. */
-      perQuery?: { query: string; values: Record<string, number>; texts?: Record<string, string> }[];
-      /** The same values when the request says `perQueryColumns: true`: values[name][i] is queries[i]'s. */
-      perQueryColumns?: PerQueryColumns;
-      /** The "all" line: means (sums for whole-number columns, a geometric mean for gm_*). */
-      mean: Record<string, number>;
-      /** Sample standard deviation (n − 1) of the per-query values over the queries averaged. */
-      stdev: Record<string, number>;
-      queriesAveraged: number;
-      /** The tag of the run's last line (trec_eval's runid). */
-      runTag: string;
-      /** Values are z-scores (options.zscores). */
-      zscores?: boolean;
-      /** options.querySpans: where each query's lines are in the qrels and in the run. */
-      querySpans?: { qrels: QuerySpans | null; run: QuerySpans | null };
-      warnings: Diagnostic[];
-      trec?: string;
-      /** A ColumnarExplanation when the request says `columnar: true`. */
-      explanation?: Explanation | ColumnarExplanation;
-      /** explainMeasure's working for explainQuery: a row per ranked document, and how the value follows. */
-      working?: {
-        column: string;
-        columns: string[];
-        rows: { rank: number; doc: string; grade: number; counted: boolean; values: (number | null)[] }[];
-        result: string;
-        value: number;
-      };
-    }
+  | (EvaluationFields & { perQuery: { query: string; values: Record<string, number>; texts?: Record<string, string> }[] })
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+/** The same when the request says `perQueryColumns: true`: values[name][i] is queries[i]'s. */
+export type ColumnEvaluation =
+  | (EvaluationFields & { perQueryColumns: PerQueryColumns })
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 /**
@@ -497,9 +502,11 @@ export interface Calculator {
   /** The same, the step table as typed arrays per column, for very long rankings. */
   explain(request: ExplainRequest & { columnar: true }): ColumnarExplanation;
   /** TREC evaluation with trec_eval 10.0's semantics. Never throws for any file content. */
+  evaluate(request: EvaluateRequest & { perQueryColumns: true }): ColumnEvaluation;
   evaluate(request: EvaluateRequest): Evaluation;
   /** The same over streams, for files too large to hold. */
   evaluateStreams(request: StreamRequest & { commandLine: { only: true } }): Promise<PrintedEvaluation>;
+  evaluateStreams(request: StreamRequest & { perQueryColumns: true }): Promise<ColumnEvaluation>;
   evaluateStreams(request: StreamRequest): Promise<Evaluation>;
   /**
    * evaluateStreams() for a run split between two instances of the core: `run` gives its first
@@ -509,6 +516,7 @@ export interface Calculator {
    * run gives. Node's entry only (wasm/split.mjs), as are the two below.
    */
   evaluateSplit(request: SplitRequest & { commandLine: { only: true } }): Promise<PrintedEvaluation>;
+  evaluateSplit(request: SplitRequest & { perQueryColumns: true }): Promise<ColumnEvaluation>;
   evaluateSplit(request: SplitRequest): Promise<Evaluation>;
   /**
    * The later part of a run split between two instances (see evaluateSplit): the qrels,
