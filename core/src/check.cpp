@@ -226,11 +226,7 @@ class WorkingParser {
 };
 
 std::string fmt(double v, int decimals = 4) {
-  std::string s = printf_fixed(v, static_cast<unsigned>(std::max(decimals, 0)));
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
+  std::string s = printf_fixed_short(v, static_cast<unsigned>(std::max(decimals, 0)));
   if (s == "-0") s = "0";
   return s;
 }

@@ -20,12 +20,7 @@ namespace {
 constexpr std::size_t kListedDocs = 8;  // documents named in one aggregated warning
 
 std::string format_number(double value) {
-  std::string s = printf_fixed(value, 6);  // std::to_string's "%f"
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
+  return printf_fixed_short(value, 6);  // std::to_string's "%f", shortened
 }
 
 // Collects documents for one warning that names the first few and counts the rest. A document

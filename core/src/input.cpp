@@ -591,10 +591,7 @@ class JudgmentsBuilder {
 
  private:
   static std::string format_grade(double g) {
-    std::string s = printf_fixed(g, 6);  // std::to_string's "%f"
-    while (!s.empty() && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
+    return printf_fixed_short(g, 6);  // std::to_string's "%f", shortened
   }
   Parsed<Judgments>& out_;
 };

@@ -521,6 +521,15 @@ std::string printf_fixed(double value, unsigned decimals) {
   return out;
 }
 
+std::string printf_fixed_short(double value, unsigned decimals) {
+  std::string s = printf_fixed(value, decimals);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
 bool parse_decimal(std::string_view text, double& out, bool* out_of_range) {
   if (out_of_range != nullptr) *out_of_range = false;
   // Clinger's fast path, for the scores runs are mostly made of ("12.3456", "-0.25"): at most 19

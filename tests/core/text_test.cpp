@@ -538,6 +538,14 @@ TEST_CASE("printf_fixed writes what printf's %.*f writes, for any double and any
     for (unsigned decimals : {0U, 1U, 2U, 4U, 6U, 8U, 9U, 12U, 17U, 20U, 30U, 330U})
       check(v, decimals);
   }
+  // Shortened: no zeros ending the decimals, no point left alone, and the zeros of a whole
+  // number written without decimals kept.
+  CHECK(ndcg::printf_fixed_short(2.5, 6) == "2.5");
+  CHECK(ndcg::printf_fixed_short(3.0, 6) == "3");
+  CHECK(ndcg::printf_fixed_short(100.0, 0) == "100");
+  CHECK(ndcg::printf_fixed_short(-0.0, 6) == "-0");
+  CHECK(ndcg::printf_fixed_short(1e22, 6) == "10000000000000000000000");
+  CHECK(ndcg::printf_fixed_short(-std::numeric_limits<double>::infinity(), 6) == "-inf");
   // Past the 1,074 places a double's exact value can have: zeros, as printf writes them.
   for (const double v : {0.1, -5e-324, 1e300, 2.2250738585072014e-308}) {
     std::vector<char> expected(4000);

@@ -277,6 +277,10 @@ char* write_fixed(char* out, double value, unsigned decimals);
 // wasm it was 8 KB of code for these few numbers.
 std::string printf_fixed(double value, unsigned decimals);
 
+// printf_fixed without the zeros that end its decimals, nor a point left alone: "2.5" for 2.5 at
+// 6 decimals, "3" for 3; "inf" and "nan" as printf_fixed writes them.
+std::string printf_fixed_short(double value, unsigned decimals);
+
 // Normalises a document id pasted from slides or LaTeX: "d_3", "d_{3}", "$d_{3}$", "d₃" and
 // "d ₁₂₃" become "d3" and "d123". Only the pattern letters + optional "_"/"{}" + digits (ASCII or
 // Unicode subscripts) is rewritten; any other id is returned trimmed but otherwise unchanged, so
