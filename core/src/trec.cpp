@@ -612,12 +612,11 @@ QueryValues Evaluator::evaluate(const QueryRun& run, const QueryQrels& qrels) {
   if (!rank_order(run, preferences)) return {};
   const std::vector<std::uint32_t>& order = order_;
   if (preferences) return evaluate_preferences(run, order, qrels);
-  if (options_.explain_all || !options_.explain_query.empty()) {
-    keep_explanations(run, order, qrels);
-  }
+  // Whether this is the query explainQuery names: asked once, for its table and its working.
+  const bool named = !options_.explain_query.empty() && names_id(run.qid, options_.explain_query);
+  if (options_.explain_all || named) keep_explanations(run, order, qrels, named);
   const bool judgment_groups = options_.rel_format == RelFormat::qrels_jg;
-  const bool show_working = !options_.explain_measure.empty() &&
-                            names_id(run.qid, options_.explain_query) && !judgment_groups;
+  const bool show_working = !options_.explain_measure.empty() && named && !judgment_groups;
   std::vector<std::string_view> ranked_docnos;
   std::vector<Ranked> groups;
   Ranked ranked;
@@ -766,10 +765,8 @@ void Evaluator::cut_ranking(const Ranked& ranked, std::size_t depth, Ranked& cut
 
 // The explanations asked for (-explain one query, or all of them), kept as the query is read.
 void Evaluator::keep_explanations(const QueryRun& run, const std::vector<std::uint32_t>& order,
-                                  const QueryQrels& qrels) {
-  if (!options_.explain_query.empty() && names_id(run.qid, options_.explain_query)) {
-    explanation_ = explain_one(run, order, qrels);
-  }
+                                  const QueryQrels& qrels, bool named) {
+  if (named) explanation_ = explain_one(run, order, qrels);
   if (options_.explain_all) {
     Explanation e = explain_one(run, order, qrels);
     kept_ += kExplanationRowBytes * e.rows.size();

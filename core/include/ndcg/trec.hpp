@@ -889,10 +889,11 @@ class Evaluator {
   NDCG_OUT_OF_LINE QueryValues evaluate_preferences(const QueryRun& run,
                                                     const std::vector<std::uint32_t>& order,
                                                     const QueryQrels& qrels);
-  // The rare work of evaluate(), kept out of it (see NDCG_OUT_OF_LINE).
+  // The rare work of evaluate(), kept out of it (see NDCG_OUT_OF_LINE); `named`: the query is
+  // the one explainQuery names.
   NDCG_OUT_OF_LINE void keep_explanations(const QueryRun& run,
                                           const std::vector<std::uint32_t>& order,
-                                          const QueryQrels& qrels);
+                                          const QueryQrels& qrels, bool named);
   NDCG_OUT_OF_LINE void conventions_values(const Measure& m, const QueryRun& run,
                                            const QueryQrels& qrels, double* values) const;
   NDCG_OUT_OF_LINE void report_err_grade(const std::string& qid, std::int64_t grade);
