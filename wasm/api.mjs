@@ -294,38 +294,41 @@ function printedReport(session, commandLine) {
 }
 
 /**
- * Each query's { query, values: { name: number }, texts? } from the core's result, which carries
- * them as its ids (idsOf) and one array of values (a column's queries after another's). Each
- * query's values are copied from one object of the same keys, so that V8 gives them one shape at
- * once.
+ * The per-query values as columns (request.perQueryColumns): { queries, values: { name:
+ * Float64Array }, texts?: { name: string[] } }, values[name][i] being query queries[i]'s, from
+ * the core's result, which carries the ids as idsOf's list and the values as one array, a
+ * column's queries after another's. Each column is a view of that array: a run of 100,000
+ * queries makes no object a query.
  */
-function perQueryOf(raw, names, textsOf) {
-  const ids = idsOf(raw.perQueryIds);
-  const flat = raw.perQueryValues;
-  const shape = Object.fromEntries(names.map((name) => [name, 0]));
-  return ids.map((query, i) => {
-    const values = { ...shape };
-    for (let c = 0; c < names.length; c++) values[names[c]] = flat[c * ids.length + i];
-    return raw.perQueryTexts ? { query, values, texts: textsOf(raw.perQueryTexts[i]) } : { query, values };
-  });
-}
-
-/**
- * request.perQueryColumns: the same values as perQueryOf's, as columns: { queries, values: { name:
- * Float64Array }, texts?: { name: string[] } }, values[name][i] being query queries[i]'s. Each
- * column is a view of the core's one array: a run of 100,000 queries makes no object a query.
- */
-function perQueryColumnsOf(raw, columns) {
+function perQueryColumnsOf(raw) {
   const queries = idsOf(raw.perQueryIds);
   const n = queries.length;
   const values = {};
-  columns.forEach((c, i) => { values[c.name] = raw.perQueryValues.subarray(i * n, (i + 1) * n); });
+  raw.columns.forEach((c, i) => { values[c.name] = raw.perQueryValues.subarray(i * n, (i + 1) * n); });
   const out = { queries, values };
+  // Text columns (relstring) carry their text per query too.
   if (raw.perQueryTexts) {
     out.texts = {};
-    columns.forEach((c, i) => { if (c.text) out.texts[c.name] = raw.perQueryTexts.map((texts) => texts[i]); });
+    raw.columns.forEach((c, i) => { if (c.text) out.texts[c.name] = raw.perQueryTexts.map((texts) => texts[i]); });
   }
   return out;
+}
+
+/**
+ * The same values as an object per query, { query, values: { name: number }, texts? }. Each
+ * query's values are copied from one object of the same keys, so that V8 gives them one shape at
+ * once.
+ */
+function perQueryOf({ queries, values, texts }) {
+  const names = Object.keys(values);
+  const columns = names.map((name) => values[name]);
+  const shape = Object.fromEntries(names.map((name) => [name, 0]));
+  const textNames = texts ? Object.keys(texts) : [];
+  return queries.map((query, i) => {
+    const own = { ...shape };
+    for (let c = 0; c < names.length; c++) own[names[c]] = columns[c][i];
+    return texts ? { query, values: own, texts: Object.fromEntries(textNames.map((name) => [name, texts[name][i]])) } : { query, values: own };
+  });
 }
 
 // `request`'s trecText, columnar and perQueryColumns say what the result carries and how.
@@ -338,14 +341,11 @@ export function shapeEvaluation(raw, session, { trecText, columnar = false, perQ
   }
   const names = raw.columns.map((c) => c.name);
   const valuesOf = (array) => Object.fromEntries(names.map((name, i) => [name, array[i]]));
-  // Text columns (relstring) carry their text per query instead of a number.
-  const textsOf = (array) => Object.fromEntries(raw.columns.flatMap((c, i) => (c.text ? [[c.name, array[i]]] : [])));
+  const columns = perQueryColumnsOf(raw);
   const result = {
     ok: true,
     columns: raw.columns,
-    ...(perQueryColumns === true
-      ? { perQueryColumns: perQueryColumnsOf(raw, raw.columns) }
-      : { perQuery: perQueryOf(raw, names, textsOf) }),
+    ...(perQueryColumns === true ? { perQueryColumns: columns } : { perQuery: perQueryOf(columns) }),
     mean: valuesOf(raw.mean),
     stdev: valuesOf(raw.stdev),
     queriesAveraged: raw.queriesAveraged,
