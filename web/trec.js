@@ -650,7 +650,7 @@ function renderWorking(working) {
  */
 function querySpansOf(querySpans, query) {
   if (!querySpans?.qrels || !querySpans?.run) return undefined;
-  // The ids as one text, each ended by '\n' (sliceable in the worker).
+  // The ids as one text, joined by '\n' (sliceable in the worker).
   const pick = ({ queries, starts, ends }) => queries.split('\n').flatMap((q, i) => (q === query ? [[starts[i], ends[i]]] : []));
   const spans = { qrels: pick(querySpans.qrels), run: pick(querySpans.run) };
   return spans.qrels.length > 0 && spans.run.length > 0 ? spans : undefined;
