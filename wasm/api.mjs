@@ -306,10 +306,10 @@ function perQueryColumnsOf(raw) {
   const values = {};
   raw.columns.forEach((c, i) => { values[c.name] = raw.perQueryValues.subarray(i * n, (i + 1) * n); });
   const out = { queries, values };
-  // Text columns (relstring) carry their text per query too.
+  // Text columns of a query's own (relstring) carry their text per query too.
   if (raw.perQueryTexts) {
     out.texts = {};
-    raw.columns.forEach((c, i) => { if (c.text) out.texts[c.name] = raw.perQueryTexts.map((texts) => texts[i]); });
+    raw.columns.forEach((c, i) => { if (c.text && c.perQuery) out.texts[c.name] = raw.perQueryTexts.map((texts) => texts[i]); });
   }
   return out;
 }

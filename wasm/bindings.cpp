@@ -578,7 +578,9 @@ class TrecSession : public FedSession {
       column.set("measure", static_cast<double>(column_of.measure));
       column.set("cutoff", static_cast<double>(column_of.cutoff));
       columns.set(c, column);
-      any_text = any_text || column_of.value == ndcg::trec::ValueKind::text;
+      // runid is a text column, but not a query's: its text is the result's runTag.
+      any_text =
+          any_text || (column_of.value == ndcg::trec::ValueKind::text && column_of.per_query);
     }
     out.set("columns", columns);
     // Every query's values in one array, a column's queries after another's, and the ids as

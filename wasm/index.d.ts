@@ -434,7 +434,8 @@ export interface PerQueryColumns {
   queries: string[];
   /** A column's value for each query; views of one array. */
   values: Record<string, Float64Array>;
-  /** A text column's text for each query (relstring); present when a column is one. */
+  /** A text column's text for each query (relstring); present when one is asked for. runid is
+   * not a query's: its text is the result's runTag. */
   texts?: Record<string, string[]>;
 }
 
@@ -445,7 +446,8 @@ export interface EvaluationFields {
   columns: {
     name: string;
     wholeNumber: boolean;
-    /** A text value per query (relstring), in perQuery[].texts or perQueryColumns.texts. */
+    /** A text column: relstring's a query's, in perQuery[].texts or perQueryColumns.texts;
+     * runid's the run's, in runTag. */
     text: boolean;
     /** Printed per query (gm_map, num_q and runid are summaries only). */
     perQuery: boolean;

@@ -837,7 +837,7 @@ std::string format_json(const Arguments& args, const trec::Evaluation& e) {
         json.key("texts");
         json.begin_object();
         for (std::size_t c = 0; c < e.columns.size() && c < q.texts.size(); ++c) {
-          if (e.columns[c].value == trec::ValueKind::text)
+          if (e.columns[c].value == trec::ValueKind::text && e.columns[c].per_query)
             json.field(e.columns[c].name, q.texts[c]);
         }
         json.end_object();

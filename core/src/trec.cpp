@@ -341,7 +341,8 @@ Evaluator::Evaluator(const QrelsReader& qrels, EvalOptions options)
       columns_.push_back(std::move(c));
     }
     widths_.push_back(names.size());
-    any_text_ = any_text_ || d.value == ValueKind::text;
+    // runid is text too, but the run's: no query holds one.
+    any_text_ = any_text_ || (d.value == ValueKind::text && d.per_query);
   }
   for (const Diagnostic& note : options_.notes) warnings_.add(note);
   for (const Measure& m : options_.measures) {

@@ -1119,6 +1119,26 @@ TEST_CASE("ir_measures names with parameters equal trec_eval's measures under th
   }
 }
 
+TEST_CASE("a query keeps texts only for a column that has one a query (relstring), not runid") {
+  const std::string qrels = "1 0 a 1\n1 0 b 0\n2 0 a 1\n";
+  const std::string run = "1 Q0 a 1 2 tag\n1 Q0 b 2 1 tag\n2 Q0 c 1 1 tag\n";
+  EvalOptions o;
+  REQUIRE_FALSE(add_measure(o, "runid"));
+  REQUIRE_FALSE(add_measure(o, "map"));
+  Evaluation e = evaluate(qrels, run, o);
+  REQUIRE(e.ok);
+  REQUIRE(e.per_query.size() == 2);
+  CHECK(e.run_tag == "tag");
+  // The default measures have runid: a run of many queries held a string a column a query.
+  for (const QueryValues& q : e.per_query) CHECK(q.texts.empty());
+  REQUIRE_FALSE(add_measure(o, "relstring.3"));
+  e = evaluate(qrels, run, o);
+  REQUIRE(e.ok);
+  REQUIRE(e.per_query.size() == 2);
+  CHECK(e.per_query[0].texts.at(2) == "10");  // as far as the run goes
+  CHECK(e.per_query[1].texts.at(2) == "-");
+}
+
 TEST_CASE(
     "ERR@k and nDCG(dcg='exp-log2')@k give gdeval's values (ir_measures test/test_gdeval.py)") {
   const std::string qrels =

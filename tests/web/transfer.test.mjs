@@ -30,7 +30,7 @@ function asObjects({ perQueryColumns: { queries, values, texts }, ...rest }) {
 
 test('per-query columns hold the values perQuery gives, and arrive whole with their memory moved', async () => {
   const calc = await createCalculator();
-  for (const measures of [['map', 'P.10', 'ndcg_cut.10', 'bpref', 'num_ret'], ['relstring.10', 'map', 'gm_map', 'runid'], ['Rndcg']]) {
+  for (const measures of [['map', 'P.10', 'ndcg_cut.10', 'bpref', 'num_ret'], ['relstring.10', 'map', 'gm_map', 'runid'], ['runid', 'map'], ['Rndcg']]) {
     const request = { qrels, run, measures, options: { relevanceLevel: 1 } };
     const objects = calc.evaluate(request);
     const columns = calc.evaluate({ ...request, perQueryColumns: true });
@@ -41,7 +41,8 @@ test('per-query columns hold the values perQuery gives, and arrive whole with th
     for (const column of Object.values(columns.perQueryColumns.values)) {
       assert.ok(column instanceof Float64Array && column.length === objects.perQuery.length);
     }
-    assert.equal(columns.perQueryColumns.texts !== undefined, measures.includes('relstring.10'));
+    // Texts of a query's own only: runid's is the run's (runTag).
+    assert.deepEqual(Object.keys(columns.perQueryColumns.texts ?? {}), measures.includes('relstring.10') ? ['relstring_10'] : []);
     assert.deepEqual(asObjects(columns), objects, measures.join());
     const buffers = movedBuffers(columns);
     assert.equal(buffers.length, 1, 'the columns are views of one array');

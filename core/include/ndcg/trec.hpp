@@ -918,7 +918,7 @@ class Evaluator {
   EvalOptions options_;
   std::vector<Column> columns_;
   std::vector<std::size_t> widths_;   // the number of columns of each measure, in their order
-  bool any_text_ = false;             // a column holds text (relstring)
+  bool any_text_ = false;             // a column holds text for each query (relstring)
   std::vector<QueryValues> results_;  // in the order evaluated
   bool results_sorted_ = true;        // ... which is already the order of their ids
   std::optional<Explanation> explanation_;
