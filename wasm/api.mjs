@@ -10,6 +10,17 @@ export class CalculatorUsageError extends TypeError {
 }
 
 /**
+ * What commandLine.write threw, passed on as it is (its `cause`): the output has begun, so the
+ * evaluation is not tried again, which would write it twice.
+ */
+export class OutputError extends Error {
+  constructor(cause) {
+    super(`commandLine.write failed: ${cause?.message ?? cause}`, { cause });
+    this.name = 'OutputError';
+  }
+}
+
+/**
  * The text the core reads. A lone UTF-16 surrogate (half of an emoji, cut by an editor) has no
  * UTF-8 form; the conversion at the binding would swallow the next character with it, even a line
  * break, so it is replaced by U+FFFD here first, as TextEncoder does.
@@ -283,6 +294,7 @@ function shapeSpans({ qrelsSpans, runSpans }) {
  */
 export function concludeEvaluation(session, request) {
   const { commandLine } = request;
+  if (typeof commandLine?.write === 'function') return concludeWriting(session, request);
   if (!commandLine?.only) return shapeEvaluation(session.result(), session, request, commandLine);
   const ok = session.conclude();
   return { ok, commandLine: printedReport(session, commandLine) };
@@ -291,6 +303,26 @@ export function concludeEvaluation(session, request) {
 // What ndcg-calc prints for a session's last result, formatted by the core (ndcg/cli.hpp).
 function printedReport(session, commandLine) {
   return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
+}
+
+// The same given to commandLine.write as it is made: stderr's text, then stdout in pieces of
+// about a megabyte, each awaited (a stream's backpressure), so that neither the core nor JS
+// holds 100,000 queries' -q lines (100 MB) at once. What remains to return is the status.
+async function writtenReport(session, { argv, qrelsName, runName, bytes = false, write }) {
+  const printed = session.commandLineReportInPieces(argv.map(wellFormed), qrelsName, runName, bytes === true);
+  const written = async (text, stream) => {
+    try {
+      await write(text, stream);
+    } catch (error) {
+      throw new OutputError(error);
+    }
+  };
+  if (printed.err.length > 0) await written(printed.err, 'err');
+  if (printed.out.length > 0) await written(printed.out, 'out');
+  for (let piece = session.commandLineReportNext(bytes === true); piece !== null; piece = session.commandLineReportNext(bytes === true)) {
+    await written(piece, 'out');
+  }
+  return { status: printed.status };
 }
 
 /**
@@ -329,6 +361,13 @@ function perQueryOf({ queries, values, texts }) {
     for (let c = 0; c < names.length; c++) own[names[c]] = columns[c][i];
     return texts ? { query, values: own, texts: Object.fromEntries(textNames.map((name) => [name, texts[name][i]])) } : { query, values: own };
   });
+}
+
+// concludeEvaluation's result, what ndcg-calc prints given to commandLine.write (writtenReport).
+async function concludeWriting(session, request) {
+  const result = request.commandLine.only ? { ok: session.conclude() } : shapeEvaluation(session.result(), session, request);
+  result.commandLine = await writtenReport(session, request.commandLine);
+  return result;
 }
 
 // `request`'s trecText, columnar and perQueryColumns say what the result carries and how.
@@ -843,9 +882,9 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
           await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
-        return concludeEvaluation(session, request);
+        return await concludeEvaluation(session, request);  // awaited: it may write, with the session open
       } catch (error) {
-        if (error instanceof CalculatorUsageError) throw error;
+        if (error instanceof CalculatorUsageError || error instanceof OutputError) throw error;
         if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
           // The stream failed, not the core: the file could not be read to its end.
           return { ok: false, errors: [{ source: reading, line: 0, column: 0, message: `the ${reading} file could not be read: ${error?.message ?? error}` }], warnings: [] };

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -242,6 +243,14 @@ val parse_command_line(const val& argv) {
 // What a program prints: { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a
 // copy), for a caller that writes it to stdout: a report of thousands of queries is megabytes,
 // and a string of it is decoded here and encoded again to be written.
+// What ndcg-calc prints for arguments it cannot read (exit status 2).
+ndcg::cli::Report usage_report(const std::string& error) {
+  ndcg::cli::Report r;
+  r.err = ndcg::cli::usage_error(error);
+  r.status = 2;
+  return r;
+}
+
 val report_to_js(const ndcg::cli::Report& r, bool bytes = false) {
   val out = val::object();
   if (bytes) {
@@ -542,6 +551,9 @@ class TrecSession : public FedSession {
   // The evaluation, kept for formatTrec and commandLineReport, without building its values in
   // JS: for a caller that only prints them (result() builds an object a query). Whether it is ok.
   bool conclude() {
+#ifdef NDCG_COMMAND_LINE
+    rest_.reset();  // it refers to the evaluation replaced here
+#endif
     if (!option_errors_.empty()) {
       evaluation_ = ndcg::trec::Evaluation{};
       evaluation_.errors = option_errors_.finish();
@@ -642,10 +654,39 @@ class TrecSession : public FedSession {
                         bool bytes) const {
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
     if (!parsed.arguments) {
-      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2}, bytes);
+      return report_to_js(usage_report(parsed.error), bytes);
     }
     return report_to_js(ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name),
                         bytes);
+  }
+
+  // The same, but for trec_eval's lines, which commandLineReportNext gives a piece at a time:
+  // 100,000 queries' -q lines are 100 MB, held twice (here and in JS) when made at once.
+  val commandLineReportInPieces(const val& argv, const std::string& qrels_name,
+                                const std::string& run_name, bool bytes) {
+    rest_.reset();
+    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
+    if (!parsed.arguments) {
+      return report_to_js(usage_report(parsed.error), bytes);
+    }
+    ndcg::cli::Report r =
+        ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name, true);
+    rest_ = std::move(r.rest);
+    return report_to_js(r, bytes);
+  }
+
+  // The next piece of stdout after commandLineReportInPieces's (about a megabyte), as bytes when
+  // `bytes`, or null when there is no more.
+  val commandLineReportNext(bool bytes) {
+    piece_.clear();
+    if (!rest_ || !rest_->next(piece_, std::size_t{1} << 20)) {
+      rest_.reset();
+      std::string().swap(piece_);
+      return val::null();
+    }
+    if (!bytes) return val(piece_);
+    const auto* data = reinterpret_cast<const unsigned char*>(piece_.data());
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(piece_.size(), data));
   }
 #endif
 
@@ -655,6 +696,10 @@ class TrecSession : public FedSession {
 
   ndcg::DiagnosticList option_errors_;
   ndcg::trec::Evaluation evaluation_;
+#ifdef NDCG_COMMAND_LINE
+  std::optional<ndcg::trec::TrecLines> rest_;  // of evaluation_'s report (InPieces)
+  std::string piece_;                          // the last piece of it given
+#endif
 };
 
 // Several runs evaluated against one qrels (read once), then compared (compare.hpp). Fed as a
@@ -789,7 +834,7 @@ class CompareSession : public FedSession {
   val commandLineReport(const val& argv, const std::string& qrels_name) const {
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
     if (!parsed.arguments) {
-      return report_to_js({std::string(), ndcg::cli::usage_error(parsed.error), 2});
+      return report_to_js(usage_report(parsed.error));
     }
     if (option_errors_.empty()) {
       return report_to_js(
@@ -870,6 +915,8 @@ EMSCRIPTEN_BINDINGS(ndcg_core) {
       .function("formatTrec", &TrecSession::formatTrec)
 #ifdef NDCG_COMMAND_LINE
       .function("commandLineReport", &TrecSession::commandLineReport)
+      .function("commandLineReportInPieces", &TrecSession::commandLineReportInPieces)
+      .function("commandLineReportNext", &TrecSession::commandLineReportNext)
 #endif
       ;
   emscripten::class_<CompareSession, emscripten::base<FedSession>>("CompareSession")

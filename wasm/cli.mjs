@@ -68,7 +68,9 @@ async function main(argv) {
     qrels, run, measures: args.measures, options, onProgress: report,
     // Only what is printed: building every query's values in JS took longer than printing them;
     // and stdout as bytes, not decoded into a string to be encoded again.
-    commandLine: { argv, qrelsName: qrelsPath, runName: runPath, only: true, bytes: true },
+    // Printed as the core makes it, a piece at a time: the lines of every query of -q at once
+    // were 100 MB for a run of 100,000 queries, held in the core and again here.
+    commandLine: { argv, qrelsName: qrelsPath, runName: runPath, only: true, bytes: true, write: printed },
   };
   const result = split
     ? await calc.evaluateSplit({ ...request, run: split.first, later: split.later, whole: run, samples: split.samples, onProgress: split.onProgress })
@@ -80,9 +82,19 @@ async function main(argv) {
     for (const e of result.errors) process.stderr.write(`ndcg-calc: ${{ qrels: qrelsPath, run: runPath }[e.source] ?? e.source}: ${e.message}\n`);
     return 1;
   }
-  process.stderr.write(result.commandLine.err);
-  process.stdout.write(result.commandLine.out);
   return result.commandLine.status;
+}
+
+/**
+ * commandLine.write for evaluate*(): stderr's text, and stdout's bytes, written as they come;
+ * a promise of the stream's drain when it holds more than it has written (a pipe to a slower
+ * reader), so that the pieces are not all held. A reader that stops early (| head) ends the
+ * process (the handler of stdout's errors below).
+ */
+function printed(text, stream) {
+  const to = stream === 'err' ? process.stderr : process.stdout;
+  if (to.write(text)) return undefined;
+  return new Promise((resolve) => to.once('drain', resolve));
 }
 
 /**

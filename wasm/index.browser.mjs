@@ -2,7 +2,7 @@
 import createNdcgCore from './dist/ndcg-core.web.mjs';
 import { CalculatorUsageError, makeCalculator } from './api.mjs';
 
-export { CalculatorUsageError, optionsToText, rowsOfColumns } from './api.mjs';
+export { CalculatorUsageError, OutputError, optionsToText, rowsOfColumns } from './api.mjs';
 
 let corePromise;
 

@@ -268,8 +268,19 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
    * With `only`, the result is just { ok, commandLine } (PrintedEvaluation): the values are not
    * built in JS, which for thousands of queries takes longer than printing them. With `bytes`,
    * commandLine.out is its UTF-8 bytes, to be written as they are (not decoded into a string).
+   * With `write`, the printed text is given to it as it is made, and the result's commandLine
+   * holds the status alone: stderr's text first, then stdout in pieces of about a megabyte
+   * (trec_eval's lines of 100,000 queries with -q are 100 MB), each awaited when it returns a
+   * promise. What it throws is thrown as an OutputError, the evaluation not tried again.
    */
-  commandLine?: { argv: string[]; qrelsName: string; runName: string; only?: boolean; bytes?: boolean };
+  commandLine?: {
+    argv: string[];
+    qrelsName: string;
+    runName: string;
+    only?: boolean;
+    bytes?: boolean;
+    write?: (text: string | Uint8Array, stream: 'out' | 'err') => void | Promise<void>;
+  };
 }
 
 /** evaluateSplit()'s request: a StreamRequest whose `run` is the first part of the run. */
@@ -292,7 +303,8 @@ export interface PartSamples {
 /** What evaluateStreams() and evaluateSplit() return for a request with commandLine.only. */
 export interface PrintedEvaluation {
   ok: boolean;
-  commandLine: { out: string | Uint8Array; err: string; status: number };
+  /** out and err are absent when the request gave commandLine.write, which was given them. */
+  commandLine: { out?: string | Uint8Array; err?: string; status: number };
 }
 
 /** ndcg-calc's arguments, as the core reads them (the native program reads them the same way). */
@@ -604,6 +616,10 @@ export type ConventionsComparison =
 
 /** Thrown only when the API is called with the wrong types (e.g. ranking not a string). */
 export class CalculatorUsageError extends TypeError {}
+/** What a request's commandLine.write threw (its cause), once the output had begun. */
+export class OutputError extends Error {
+  cause: unknown;
+}
 
 /** Options as the text values the core reads ({ "3": 7 } → "3=7"). */
 export function optionsToText(options?: ExplainOptions): Record<string, string>;

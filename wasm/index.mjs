@@ -3,7 +3,7 @@
 import { CalculatorUsageError, instantiateCompiled, makeCalculator } from './api.mjs';
 import { splitMethods } from './split.mjs';
 
-export { CalculatorUsageError, optionsToText, rowsOfColumns } from './api.mjs';
+export { CalculatorUsageError, OutputError, optionsToText, rowsOfColumns } from './api.mjs';
 
 let factoryPromise;
 let corePromise;

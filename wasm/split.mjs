@@ -2,7 +2,7 @@
 // the calculator methods that split it, join the parts, and find where to split. Node's entry
 // (index.mjs) adds them to the calculator; the page does not split a run, and its core and
 // bundle leave them out. The core does the work (trec.hpp's Session::absorb): these feed it.
-import { CalculatorUsageError, chunkFeeder, concludeEvaluation, feedAll, intoBuffer, sessionArguments } from './api.mjs';
+import { CalculatorUsageError, OutputError, chunkFeeder, concludeEvaluation, feedAll, intoBuffer, sessionArguments } from './api.mjs';
 
 const needsNode = (what) => new CalculatorUsageError(`${what} needs Node's core (the page's does not split runs)`);
 
@@ -104,9 +104,9 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
         const packed = session.finishRun() ? null : await later;
         if (!(packed instanceof Uint8Array)) return readWhole();
         if (!session.absorbPart(intoBuffer(core, session, packed))) return readWhole();
-        return concludeEvaluation(session, request);
+        return await concludeEvaluation(session, request);  // awaited: it may write, with the session open
       } catch (error) {
-        if (error instanceof CalculatorUsageError) throw error;
+        if (error instanceof CalculatorUsageError || error instanceof OutputError) throw error;
         // Reading a part failed, or the core: reading the whole run says which, as it says it.
         if (session) closeSession(session);
         session = null;

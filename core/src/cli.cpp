@@ -978,7 +978,7 @@ std::string location(const Diagnostic& d, std::string_view qrels_name, std::stri
 }  // namespace
 
 Report report(const Arguments& args, const trec::Evaluation& e, std::string_view qrels_name,
-              std::string_view run_name) {
+              std::string_view run_name, bool in_pieces) {
   Report r;
   auto where = [&](const Diagnostic& d) { return location(d, qrels_name, run_name); };
   for (const Diagnostic& w : e.warnings)
@@ -1018,7 +1018,11 @@ Report report(const Arguments& args, const trec::Evaluation& e, std::string_view
   };
   switch (args.format) {
     case Format::trec:
-      put(trec::format_trec(e, args.per_query, args.summary));
+      if (in_pieces) {
+        r.rest.emplace(e, args.per_query, args.summary);
+      } else {
+        put(trec::format_trec(e, args.per_query, args.summary));
+      }
       break;
     case Format::tsv:
       put(format_tsv(args, e));

@@ -1521,49 +1521,70 @@ void append_value(std::string& out, const std::string& name, const std::string& 
 
 }  // namespace
 
+TrecLines::TrecLines(const Evaluation& e, bool per_query, bool summary)
+    : e_(&e), summary_(summary) {
+  // Each column's name padded once, not once a value.
+  names_.reserve(e.columns.size());
+  for (const Column& column : e.columns) {
+    names_.push_back(padded_name(column.name, e.zscores && column.value != ValueKind::text));
+    if (column.per_query) {
+      query_bytes_ += names_.back().size() + 10;
+      ++lines_;
+    }
+  }
+  if (!per_query) query_ = e.per_query.size();  // the summary alone
+}
+
+std::size_t TrecLines::size() const {
+  std::size_t bytes = 1024;
+  for (std::size_t q = query_; q < e_->per_query.size(); ++q) {
+    bytes += query_bytes_ + lines_ * e_->per_query[q].qid.size();
+  }
+  return bytes;
+}
+
+bool TrecLines::next(std::string& out, std::size_t bytes) {
+  if (done_) return false;
+  const std::size_t start = out.size();
+  // Room at once: grown by doubling, a string's copies reached twice its size.
+  if (bytes == kAll) {
+    out.reserve(start + size());
+  } else {
+    out.reserve(start + bytes + query_bytes_ + 1024);
+  }
+  for (; query_ < e_->per_query.size() && out.size() - start < bytes; ++query_) {
+    const QueryValues& q = e_->per_query[query_];
+    for (std::size_t c = 0; c < e_->columns.size(); ++c) {
+      const Column& column = e_->columns[c];
+      if (!column.per_query) continue;
+      if (column.value == ValueKind::text) {
+        out += names_[c];
+        out += '\t' + q.qid + "\t'" + (q.texts.empty() ? std::string() : q.texts[c]) + "'\n";
+        continue;
+      }
+      append_value(out, names_[c], q.qid, q.values[c], column.whole_number && !e_->zscores);
+    }
+  }
+  if (query_ < e_->per_query.size()) return true;
+  done_ = true;
+  if (summary_) {
+    for (std::size_t c = 0; c < e_->columns.size(); ++c) {
+      const Column& column = e_->columns[c];
+      if (column.summary == Summary::none) continue;
+      if (column.summary == Summary::run_tag) {
+        out += padded_name("runid", false);
+        out += "\tall\t" + e_->run_tag + "\n";
+        continue;
+      }
+      append_value(out, names_[c], "all", e_->mean[c], column.whole_number && !e_->zscores);
+    }
+  }
+  return out.size() > start;
+}
+
 std::string format_trec(const Evaluation& e, bool per_query, bool summary) {
   std::string out;
-  // Each column's name padded once, not once a value.
-  std::vector<std::string> names;
-  names.reserve(e.columns.size());
-  std::size_t name_bytes = 0;  // of a query's lines, with their tabs, newlines and most values
-  std::size_t lines = 0;
-  for (const Column& column : e.columns) {
-    names.push_back(padded_name(column.name, e.zscores && column.value != ValueKind::text));
-    if (column.per_query) {
-      name_bytes += names.back().size() + 10;
-      ++lines;
-    }
-  }
-  if (per_query) {
-    // Room for the whole report at once: grown by doubling, its copies reached twice its size.
-    std::size_t bytes = 1024;
-    for (const QueryValues& q : e.per_query) bytes += name_bytes + lines * q.qid.size();
-    out.reserve(bytes);
-    for (const QueryValues& q : e.per_query) {
-      for (std::size_t c = 0; c < e.columns.size(); ++c) {
-        const Column& column = e.columns[c];
-        if (!column.per_query) continue;
-        if (column.value == ValueKind::text) {
-          out += names[c];
-          out += '\t' + q.qid + "\t'" + (q.texts.empty() ? std::string() : q.texts[c]) + "'\n";
-          continue;
-        }
-        append_value(out, names[c], q.qid, q.values[c], column.whole_number && !e.zscores);
-      }
-    }
-  }
-  if (!summary) return out;
-  for (std::size_t c = 0; c < e.columns.size(); ++c) {
-    const Column& column = e.columns[c];
-    if (column.summary == Summary::none) continue;
-    if (column.summary == Summary::run_tag) {
-      out += padded_name("runid", false);
-      out += "\tall\t" + e.run_tag + "\n";
-      continue;
-    }
-    append_value(out, names[c], "all", e.mean[c], column.whole_number && !e.zscores);
-  }
+  TrecLines(e, per_query, summary).next(out, TrecLines::kAll);
   return out;
 }
 

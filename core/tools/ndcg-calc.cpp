@@ -267,14 +267,19 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-int print(const ndcg::cli::Report& report) {
+int print(ndcg::cli::Report report) {
   std::fputs(report.err.c_str(), stderr);
-  if (!write_all(stdout, report.out)) {
-    // A reader that stops early (| head) is not a failure of ours.
-    if (errno == EPIPE) return report.status;
-    std::fprintf(stderr, "ndcg-calc: cannot write the results: %s\n", std::strerror(errno));
-    return 1;
-  }
+  // trec_eval's lines (report.rest) a megabyte at a time: 100,000 queries' -q lines are 100 MB.
+  std::string piece = std::move(report.out);
+  do {
+    if (!write_all(stdout, piece)) {
+      // A reader that stops early (| head) is not a failure of ours.
+      if (errno == EPIPE) return report.status;
+      std::fprintf(stderr, "ndcg-calc: cannot write the results: %s\n", std::strerror(errno));
+      return 1;
+    }
+    piece.clear();
+  } while (report.rest && report.rest->next(piece, std::size_t{1} << 20));
   return report.status;
 }
 
@@ -737,7 +742,7 @@ int run(const std::vector<std::string>& argv) {
     }
     evaluation = split ? std::move(*split) : session.result();
   }
-  return print(ndcg::cli::report(args, evaluation, args.files[0], args.files[1]));
+  return print(ndcg::cli::report(args, evaluation, args.files[0], args.files[1], true));
 }
 
 }  // namespace

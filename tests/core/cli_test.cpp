@@ -159,3 +159,32 @@ TEST_CASE("the report locates messages in the files as named, and sets the exit 
   CHECK(r.status == 2);
   CHECK(r.err == "ndcg-calc: unknown measure 'nope'\n");
 }
+
+TEST_CASE("a report in pieces holds the working in out and leaves trec_eval's lines to rest") {
+  const std::string qrels = "1 0 a 1\n1 0 b 0\n2 0 a 2\n";
+  const std::string run = "1 Q0 a 1 2 tag\n1 Q0 b 2 1 tag\n2 Q0 c 1 1 tag\n2 Q0 a 2 0 tag\n";
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{"-q", "-m", "map", "Q", "R"},
+        std::vector<std::string>{"-q", "-m", "ndcg", "--explain", "2", "Q", "R"},
+        std::vector<std::string>{"-q", "-m", "ndcg", "--format", "json", "Q", "R"}}) {
+    CAPTURE(argv.size());
+    const cli::Arguments args = parsed(argv);
+    trec::EvalOptions options;
+    REQUIRE(trec::configure_evaluation(options, args.measures, args.options).empty());
+    const trec::Evaluation e = trec::evaluate(qrels, run, options);
+    REQUIRE(e.ok);
+    const cli::Report whole = cli::report(args, e, "Q", "R");
+    CHECK_FALSE(whole.rest.has_value());
+    cli::Report pieces = cli::report(args, e, "Q", "R", true);
+    CHECK(pieces.err == whole.err);
+    CHECK(pieces.rest.has_value() == (args.format == cli::Format::trec));
+    std::string out = pieces.out;
+    std::string piece;
+    while (pieces.rest && pieces.rest->next(piece, 1)) {
+      out += piece;
+      piece.clear();
+    }
+    CHECK(out == whole.out);
+    CHECK(out.find(argv[2] == "map" ? "map " : "ndcg") != std::string::npos);
+  }
+}

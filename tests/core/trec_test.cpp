@@ -86,6 +86,24 @@ TEST_CASE("TREC output equals trec_eval 10.0's, byte for byte, whatever the chun
       const Evaluation e = evaluate_in_chunks(qrels, run, request.options, chunk);
       REQUIRE(e.ok);
       CHECK(format_trec(e, request.per_query) == expected);
+      // The same lines a piece at a time, as ndcg-calc prints them: whole queries, each piece
+      // at least as long as asked for until the summary.
+      for (std::size_t bytes : {std::size_t{1}, std::size_t{500}}) {
+        CAPTURE(bytes);
+        TrecLines lines(e, request.per_query, true);
+        std::string joined;
+        std::string piece;
+        std::size_t pieces = 0;
+        while (lines.next(piece, bytes)) {
+          REQUIRE(++pieces <= expected.size());
+          CHECK(piece.back() == '\n');
+          joined += piece;
+          piece.clear();
+        }
+        CHECK(joined == expected);
+        CHECK_FALSE(lines.next(piece, bytes));
+        CHECK(piece.empty());
+      }
       std::string warnings;
       for (const Diagnostic& w : e.warnings) warnings += w.message + "\n";
       CAPTURE(warnings);

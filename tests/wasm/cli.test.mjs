@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { createCalculator, rowsOfColumns } from '../../wasm/index.mjs';
+import { OutputError, createCalculator, rowsOfColumns } from '../../wasm/index.mjs';
 import { CLIS } from './clis.mjs';
 
 const TREC = fileURLToPath(new URL('../trec/', import.meta.url));
@@ -387,6 +387,68 @@ test('commandLine.bytes gives stdout as its UTF-8 bytes, the same text, ok or no
   }
   const printed = (await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures: ['map'], commandLine: { argv: ['-q', '-m', 'map', 'q', 'r'], qrelsName: 'q', runName: 'r', only: true, bytes: true } })).commandLine.out;
   assert.match(Buffer.from(printed).toString('utf8'), /^map\s+q\u00e9\t1\.0000$/m);
+});
+
+test('commandLine.write is given stderr, then stdout in pieces, each awaited, read whole or split', async () => {
+  const [first, other] = await Promise.all([createCalculator(), createCalculator()]);
+  // 6,000 queries' -q lines: about 4 MB, several pieces; one query of the run has no judgments
+  // (a warning on stderr).
+  const queries = Array.from({ length: 6000 }, (_, i) => `q${1000 + i}`);
+  const qrels = Buffer.from(queries.map((q, i) => `${q} 0 d${i % 7} ${i % 3}\n${q} 0 e 1\n`).join(''));
+  const run = Buffer.from([...queries, 'q9999'].map((q, i) => `${q} Q0 d${i % 5} 1 2 t\n${q} Q0 e 2 1 t\n`).join(''));
+  const at = run.indexOf('\nq4000 ') + 1;
+  const measures = ['map', 'P', 'ndcg_cut', 'recip_rank'];
+  const argv = ['-q', ...measures.flatMap((m) => ['-m', m]), 'q', 'r'];
+  for (const bytes of [false, true]) {
+    const commandLine = { argv, qrelsName: 'q', runName: 'r', only: true, bytes };
+    const expected = (await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine })).commandLine;
+    assert.match(expected.err, /1 run query has no judgments/);
+    assert.ok(Buffer.byteLength(expected.out) > 3_000_000);
+    for (const split of [false, true]) {
+      const pieces = [];
+      let writing = false;
+      const write = (text, stream) => {
+        assert.equal(writing, false, 'a piece is given once the one before is written');
+        pieces.push([stream, text]);
+        writing = true;
+        return new Promise((resolve) => setImmediate(() => { writing = false; resolve(); }));
+      };
+      const request = { qrels: () => [qrels], run: () => [run], measures, commandLine: { ...commandLine, write } };
+      let result;
+      if (split) {
+        const later = await other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstByte: at, measures });
+        result = await first.evaluateSplit({ ...request, run: () => [run.subarray(0, at)], later: later.packed, whole: () => assert.fail('read whole') });
+      } else {
+        result = await first.evaluateStreams(request);
+      }
+      assert.deepEqual(result, { ok: true, commandLine: { status: 0 } });
+      assert.deepEqual(pieces[0], ['err', expected.err]);
+      const out = pieces.slice(1);
+      assert.ok(out.length >= 3, `${out.length} pieces`);
+      assert.ok(out.every(([stream, text]) => stream === 'out' && (bytes ? text instanceof Uint8Array : typeof text === 'string')));
+      assert.ok(out.slice(0, -1).every(([, text]) => text.length >= 1 << 20));
+      const joined = bytes ? Buffer.concat(out.map(([, text]) => text)) : out.map(([, text]) => text).join('');
+      assert.ok(bytes ? joined.equals(expected.out) : joined === expected.out);
+    }
+  }
+  // The values as well, when not `only`: the same values, the printed text given to write.
+  const pieces = [];
+  const full = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine: { argv, qrelsName: 'q', runName: 'r', write: (text) => { pieces.push(text); } } });
+  const plain = await first.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures, commandLine: { argv, qrelsName: 'q', runName: 'r' } });
+  assert.deepEqual({ ...full, commandLine: null }, { ...plain, commandLine: null });
+  assert.equal(pieces.slice(1).join(''), plain.commandLine.out);
+  // What write throws ends the evaluation: nothing is read or written again.
+  for (const split of [false, true]) {
+    let calls = 0;
+    const failure = new Error('disk full');
+    const request = { qrels: () => [qrels], run: () => [run], measures, commandLine: { argv, qrelsName: 'q', runName: 'r', only: true, write: (text, stream) => { calls += 1; if (stream === 'out') throw failure; } } };
+    const evaluation = split
+      ? other.evaluateLaterPart({ qrels: () => [qrels], run: () => [run.subarray(at)], firstByte: at, measures })
+        .then((later) => first.evaluateSplit({ ...request, run: () => [run.subarray(0, at)], later: later.packed, whole: () => assert.fail('read whole') }))
+      : first.evaluateStreams(request);
+    await assert.rejects(evaluation, (error) => error instanceof OutputError && error.cause === failure && /disk full/.test(error.message));
+    assert.equal(calls, 2, 'stderr, then the first piece of stdout');
+  }
 });
 
 test('the entries for Node and for browsers export the same names', async () => {

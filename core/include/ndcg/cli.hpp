@@ -74,12 +74,16 @@ struct Report {
   std::string out;  // stdout
   std::string err;  // stderr
   int status = 0;   // 0; 1 for an error in the data; 2 for a usage error (a bad -m or -l)
+  // With report(..., in_pieces): trec_eval's lines, printed after `out` a piece at a time.
+  std::optional<trec::TrecLines> rest;
 };
 
 // Warnings and errors located in the files as named on the command line ("run.txt:12:3: ..."),
-// the working asked for (--explain, -D), then the results in the format asked for.
+// the working asked for (--explain, -D), then the results in the format asked for. With
+// `in_pieces`, trec_eval's lines (the default format) are left to `rest`, which refers to
+// `evaluation`: a program prints them a piece at a time, not holding them all.
 Report report(const Arguments& arguments, const trec::Evaluation& evaluation,
-              std::string_view qrels_name, std::string_view run_name);
+              std::string_view qrels_name, std::string_view run_name, bool in_pieces = false);
 
 // compare's names for its runs: the paths as given, one given again numbered ("run.txt (2)"),
 // so that every run has its own name.

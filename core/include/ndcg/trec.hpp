@@ -1056,4 +1056,26 @@ Evaluation evaluate(std::string_view qrels_text, std::string_view run_text,
 // the name, relstring quoted; a NaN prints as "-nan", as trec_eval's 0/0 does on x86-64.
 std::string format_trec(const Evaluation& evaluation, bool per_query, bool summary = true);
 
+// format_trec's lines a piece at a time, for a writer that need not hold them all: a run of
+// 100,000 queries' -q lines are a hundred megabytes. Holds a reference to the evaluation.
+class TrecLines {
+ public:
+  static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
+  TrecLines(const Evaluation& evaluation, bool per_query, bool summary);
+  // Appends the next lines to `out`, whole queries until it has grown by `bytes` or more, then
+  // the summary: false once there is nothing left to append.
+  bool next(std::string& out, std::size_t bytes);
+
+ private:
+  std::size_t size() const;  // about the bytes left to write
+
+  const Evaluation* e_;  // a pointer, not a reference: a Report holding this is assignable
+  bool summary_;
+  bool done_ = false;
+  std::vector<std::string> names_;  // each column's name, padded
+  std::size_t query_bytes_ = 0;     // of a query's lines, with their tabs, newlines and most values
+  std::size_t lines_ = 0;           // a query's lines
+  std::size_t query_ = 0;           // the next query to write
+};
+
 }  // namespace ndcg::trec
