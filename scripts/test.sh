@@ -42,13 +42,15 @@ bash scripts/build.sh wasm
 phase "the wasm build"
 finish_background "$sanitized" build/sanitize/ctest.log
 phase "the sanitized doctest, after the wasm build"
+# The API's declared types (wasm/index.d.ts) held to a program that uses them (tests/types).
+npx tsc -p tests/types
 # Three test files at a time: Node runs one at a time on a two-core machine by default, and the
 # command-line tests spend part of their time waiting for the programs they start.
 # Without NODE_EXTRA_CA_CERTS, where it is set: Node then reads the certificates at every start
 # (about 0.09 s of CPU for a system's bundle), and these tests start Node's ndcg-calc hundreds of
 # times. ndcg-calc makes no network connection; the suite took 64 s instead of 74 s.
 env -u NODE_EXTRA_CA_CERTS node --test --test-concurrency=3 tests/wasm/ tests/web/
-phase "node:test"
+phase "the type check and node:test"
 bash scripts/build.sh page
 npx playwright test
 phase "the page build and Playwright"
