@@ -33,7 +33,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-if [ ! -d node_modules ] && [ -f package-lock.json ]; then
+# Also when the lock file changed after the last install (npm writes node_modules/.package-lock.json
+# at each): a checkout that adds a dev dependency installs it.
+if [ -f package-lock.json ] && { [ ! -d node_modules ] ||
+  [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund
 fi
