@@ -5,7 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 using namespace ndcg;
 
@@ -139,6 +144,78 @@ TEST_CASE("numbers are written as JavaScript's String(x) writes them") {
     CAPTURE(text);
     CHECK(cli::js_number(c.first) == text);
   }
+}
+
+namespace {
+
+// The shortest "%.{p}e" that strtod reads back, for p from 1 up: what js_number gives, the slow
+// way (a printf and a strtod for each p), written out here to hold it to.
+std::string shortest_digits(double magnitude, int& exponent) {
+  char buffer[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, magnitude);
+    if (std::strtod(buffer, nullptr) == magnitude) break;
+  }
+  const std::string text = buffer;
+  const std::size_t e = text.find('e');
+  std::string digits;
+  for (char c : text.substr(0, e)) {
+    if (c != '.') digits += c;
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  exponent = std::atoi(buffer + e + 1);
+  return digits;
+}
+
+}  // namespace
+
+TEST_CASE("js_number's digits are the shortest that read back, for any double") {
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  const auto next = [&state] {
+    state += 0x9e3779b97f4a7c15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  std::vector<double> values;
+  for (int i = 0; i < 60000; ++i) {
+    const std::uint64_t bits = next();
+    double x = 0;
+    std::memcpy(&x, &bits, sizeof x);
+    if (std::isfinite(x) && x != 0) values.push_back(x);
+  }
+  // Values a report holds: ratios of small counts, means, and decimals as typed; and values
+  // whose 17 digits end in 5 and zeros (printf is asked for them again).
+  for (int a = 1; a <= 120; ++a) {
+    for (int b = 1; b <= 60; ++b) values.push_back(static_cast<double>(a) / b);
+  }
+  for (int i = 0; i < 3000; ++i) values.push_back(static_cast<double>(next() % 100000000) / 1e4);
+  for (double x : {0.5, 0.25, 0.125, 1.5, 2.5, 0.05, 0.15, 0.35, 1e-5, 5e-7, 9.5, 0.95, 0.995,
+                   9.999999999999999e22, 1e23, 4.35, 2.675, 1.0000000000000002}) {
+    values.push_back(x);
+  }
+  for (int shift = -1074; shift <= 1023; ++shift) values.push_back(std::ldexp(1.0, shift));
+  std::size_t checked = 0;
+  for (double x : values) {
+    CAPTURE(x);
+    int exponent = 0;
+    const std::string digits = shortest_digits(std::fabs(x), exponent);
+    const std::string text = cli::js_number(x);
+    // The same digits and point as JavaScript places them (the cases above check its forms).
+    std::string theirs;
+    for (char c : text.substr(0, text.find('e'))) {
+      if (c >= '0' && c <= '9') theirs += c;
+    }
+    const std::size_t first = theirs.find_first_not_of('0');
+    REQUIRE(first != std::string::npos);
+    theirs = theirs.substr(first);
+    while (theirs.size() > 1 && theirs.back() == '0') theirs.pop_back();
+    CHECK(theirs == digits);
+    CHECK(std::strtod(text.c_str(), nullptr) == x);
+    ++checked;
+  }
+  CHECK(checked > 70000);
 }
 
 TEST_CASE("the report locates messages in the files as named, and sets the exit status") {

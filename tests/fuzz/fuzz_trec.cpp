@@ -57,7 +57,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     measures.remove_prefix(end + 1);
   }
   const ndcg::trec::Evaluation e = ndcg::trec::evaluate(parts[1], parts[2], options);
-  if (e.ok) (void)ndcg::trec::format_trec(e, true, !options.average_complete);
+  if (e.ok) {
+    const std::string whole = ndcg::trec::format_trec(e, true, !options.average_complete);
+    // ndcg-calc prints the same lines a piece at a time (TrecLines): they must join to these.
+    ndcg::trec::TrecLines lines(e, true, !options.average_complete);
+    std::string joined;
+    while (lines.next(joined, 37)) {
+    }
+    if (joined != whole) std::abort();
+  }
 
   const std::string_view qrels = parts[1];
   const std::string_view run = parts[2];
