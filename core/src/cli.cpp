@@ -552,6 +552,52 @@ Digits rounded(const Digits& all, int p, double magnitude) {
   return d;
 }
 
+// x's 17 significant digits, rounded to nearest, ties to even, as printf's "%.16e" gives them,
+// worked out exactly in 128 bits for 1e-6 <= x < 2^53 (every measure's value but the tiniest):
+// x * 10^d = m * 10^d * 2^-s for x = m * 2^-s, d = 16 - the power of ten of x's first digit.
+// False outside that range, for printf to give them.
+bool seventeen_digits(double magnitude, Digits& out) {
+  if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0)) return false;
+  __extension__ typedef unsigned __int128 Uint128;
+  int exponent = 0;
+  const auto m = static_cast<std::uint64_t>(std::ldexp(std::frexp(magnitude, &exponent), 53));
+  const int shift = 53 - exponent;  // 1..72 here
+  static constexpr std::uint64_t k17 = 100000000000000000ULL;
+  static constexpr std::uint64_t k16 = 10000000000000000ULL;
+  // The power of ten of the first digit: from the binary exponent (log10(2) = 0.30103), then
+  // corrected by the digits' count, which the exact product tells.
+  int power = static_cast<int>(std::floor((exponent - 1) * 0.30102999566398120));
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int d = 16 - power;  // 1..22: 10^22 * 2^53 < 2^127
+    if (d < 0 || d > 22) return false;
+    Uint128 ten = 1;
+    for (int i = 0; i < d; ++i) ten *= 10;
+    const Uint128 product = static_cast<Uint128>(m) * ten;
+    const Uint128 whole = product >> shift;
+    if (whole >= k17) {
+      ++power;
+      continue;
+    }
+    if (whole < k16) {
+      --power;
+      continue;
+    }
+    const Uint128 rest = product - (whole << shift);
+    const Uint128 half = static_cast<Uint128>(1) << (shift - 1);
+    auto n = static_cast<std::uint64_t>(whole);
+    if (rest > half || (rest == half && (n & 1) != 0)) ++n;
+    if (n == k17) {  // 9.99...95 and up: 1.000... and one more power of ten
+      n = k16;
+      ++power;
+    }
+    for (int i = 16; i >= 0; --i, n /= 10) out.digit[i] = static_cast<char>('0' + n % 10);
+    out.count = 17;
+    out.power = power;
+    return true;
+  }
+  return false;
+}
+
 // Whether `d` reads back as `magnitude`, read as strtod reads it (fast_float rounds as it does;
 // strtod in wasm computes in software long doubles).
 bool reads_back(const Digits& d, double magnitude) {
@@ -586,16 +632,18 @@ std::string js_number(double x) {
   }
   // The shortest digits that read back as x: those of "%.{p}e" (x rounded to p digits) for the
   // least p that reads back, which more digits always do once p does. Each p's digits come from
-  // x's 17 (rounded): one printf and a few readings a value, instead of a printf and a strtod
-  // for each p up to the answer (16 or 17 for most computed values). JSON and TSV reports of
+  // x's 17 (rounded): at most one printf and a few readings a value, instead of a printf and a
+  // strtod for each p up to the answer (16 or 17 for most computed values). JSON and TSV reports of
   // 100,000 queries took 11 s natively and 43-53 s in wasm.
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.16e", magnitude);  // d.dddddddddddddddde±XX
   Digits all;
-  all.digit[0] = buffer[0];
-  std::memcpy(all.digit + 1, buffer + 2, 16);
-  all.count = 17;
-  all.power = std::atoi(buffer + 19);
+  if (!seventeen_digits(magnitude, all)) {
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.16e", magnitude);  // d.dddddddddddddddde±XX
+    all.digit[0] = buffer[0];
+    std::memcpy(all.digit + 1, buffer + 2, 16);
+    all.count = 17;
+    all.power = std::atoi(buffer + 19);
+  }
   // Most values need 16 or 17 digits: 15 is tried first, then the half that holds the answer.
   int low = 1;
   int high = 17;  // 17 digits always read back
