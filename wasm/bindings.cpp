@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -552,7 +553,7 @@ class TrecSession : public FedSession {
   // JS: for a caller that only prints them (result() builds an object a query). Whether it is ok.
   bool conclude() {
 #ifdef NDCG_COMMAND_LINE
-    rest_.reset();  // it refers to the evaluation replaced here
+    rest_ = nullptr;  // it refers to the evaluation replaced here
 #endif
     if (!option_errors_.empty()) {
       evaluation_ = ndcg::trec::Evaluation{};
@@ -660,11 +661,11 @@ class TrecSession : public FedSession {
                         bytes);
   }
 
-  // The same, but for trec_eval's lines, which commandLineReportNext gives a piece at a time:
+  // The same, but for the results, which commandLineReportNext gives a piece at a time:
   // 100,000 queries' -q lines are 100 MB, held twice (here and in JS) when made at once.
   val commandLineReportInPieces(const val& argv, const std::string& qrels_name,
                                 const std::string& run_name, bool bytes) {
-    rest_.reset();
+    rest_ = nullptr;
     const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
     if (!parsed.arguments) {
       return report_to_js(usage_report(parsed.error), bytes);
@@ -679,8 +680,8 @@ class TrecSession : public FedSession {
   // `bytes`, or null when there is no more.
   val commandLineReportNext(bool bytes) {
     piece_.clear();
-    if (!rest_ || !rest_->next(piece_, std::size_t{1} << 20)) {
-      rest_.reset();
+    if (!rest_ || !rest_(piece_, std::size_t{1} << 20)) {
+      rest_ = nullptr;
       std::string().swap(piece_);
       return val::null();
     }
@@ -697,8 +698,8 @@ class TrecSession : public FedSession {
   ndcg::DiagnosticList option_errors_;
   ndcg::trec::Evaluation evaluation_;
 #ifdef NDCG_COMMAND_LINE
-  std::optional<ndcg::trec::TrecLines> rest_;  // of evaluation_'s report (InPieces)
-  std::string piece_;                          // the last piece of it given
+  std::function<bool(std::string&, std::size_t)> rest_;  // of evaluation_'s report (InPieces)
+  std::string piece_;                                    // the last piece of it given
 #endif
 };
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <span>
 #include <type_traits>
@@ -703,6 +704,13 @@ std::string fixed4(double x) {
 class JsonWriter {
  public:
   std::string take() { return std::move(out_); }
+  // What is written so far appended to `out`, and forgotten here: the writer goes on where it
+  // was (its brackets and indentation).
+  void move_to(std::string& out) {
+    out += out_;
+    out_.clear();
+  }
+  std::size_t size() const { return out_.size(); }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -961,82 +969,167 @@ void write_values(JsonWriter& json, const std::vector<trec::Column>& columns,
   json.end_object();
 }
 
-std::string format_json(const Arguments& args, const trec::Evaluation& e) {
-  JsonWriter json;
-  json.begin_object();
-  json.field("ok", true);
-  json.key("columns");
-  json.begin_array();
-  for (const trec::Column& c : e.columns) {
-    json.begin_object();
-    json.field("name", c.name);
-    json.field("wholeNumber", c.whole_number);
-    json.field("text", c.value == trec::ValueKind::text);
-    json.field("perQuery", c.per_query);
-    json.field("summary", trec::summary_name(c.summary));
-    json.field("measure", c.measure);
-    json.field("cutoff", c.cutoff);
-    json.end_object();
-  }
-  json.end_array();
-  if (args.per_query) {
-    json.key("perQuery");
-    json.begin_array();
-    for (const trec::QueryValues& q : e.per_query) {
-      json.begin_object();
-      json.field("query", q.qid);
-      json.key("values");
-      write_values(json, e.columns, q.values);
-      if (!q.texts.empty()) {
-        json.key("texts");
-        json.begin_object();
-        for (std::size_t c = 0; c < e.columns.size() && c < q.texts.size(); ++c) {
-          if (e.columns[c].value == trec::ValueKind::text && e.columns[c].per_query)
-            json.field(e.columns[c].name, q.texts[c]);
-        }
-        json.end_object();
-      }
-      json.end_object();
-    }
-    json.end_array();
-  }
-  json.key("mean");
-  write_values(json, e.columns, e.mean);
-  json.key("stdev");
-  write_values(json, e.columns, e.stdev);
-  json.field("queriesAveraged", e.queries_averaged);
-  json.field("runTag", e.run_tag);
-  json.key("warnings");
-  write_diagnostics(json, e.warnings);
-  if (e.zscores) json.field("zscores", true);
-  if (e.working) {
-    json.key("working");
-    write_working(json, *e.working);
-  }
-  if (!args.explain.empty() && e.explanation) {
-    json.key("explanation");
-    write_explanation(json, *e.explanation);
-  }
-  json.end_object();
-  return json.take() + "\n";
-}
+// The JSON report (JSON.stringify(result, null, 2)'s form) a piece at a time: what comes before
+// the per-query values, each query's, then the rest.
+class JsonReport {
+ public:
+  JsonReport(const Arguments& args, const trec::Evaluation& e)
+      : per_query_(args.per_query), explain_(!args.explain.empty()), e_(&e) {}
 
-std::string format_tsv(const Arguments& args, const trec::Evaluation& e) {
-  std::string out = "query";
-  for (const trec::Column& c : e.columns) out += "\t" + c.name;
-  out += "\n";
-  auto line = [&](std::string_view label, const std::vector<double>& values) {
+  // Appends whole queries' values to `out` until it has grown by `bytes`, then the rest: false
+  // once there is nothing left to append.
+  bool next(std::string& out, std::size_t bytes) {
+    const std::size_t start = out.size();
+    while (part_ < 3 && out.size() - start + json_.size() < bytes) {
+      if (part_ == 0) {
+        head();
+        part_ = per_query_ ? 1 : 2;
+      } else if (part_ == 1 && query_ < e_->per_query.size()) {
+        query(e_->per_query[query_++]);
+      } else {
+        if (part_ == 1) json_.end_array();
+        tail();
+        part_ = 3;
+      }
+    }
+    json_.move_to(out);
+    if (part_ == 3 && !ended_) {
+      out += '\n';
+      ended_ = true;
+    }
+    return out.size() > start;
+  }
+
+ private:
+  void head() {
+    json_.begin_object();
+    json_.field("ok", true);
+    json_.key("columns");
+    json_.begin_array();
+    for (const trec::Column& c : e_->columns) {
+      json_.begin_object();
+      json_.field("name", c.name);
+      json_.field("wholeNumber", c.whole_number);
+      json_.field("text", c.value == trec::ValueKind::text);
+      json_.field("perQuery", c.per_query);
+      json_.field("summary", trec::summary_name(c.summary));
+      json_.field("measure", c.measure);
+      json_.field("cutoff", c.cutoff);
+      json_.end_object();
+    }
+    json_.end_array();
+    if (per_query_) {
+      json_.key("perQuery");
+      json_.begin_array();
+    }
+  }
+
+  void query(const trec::QueryValues& q) {
+    const std::vector<trec::Column>& columns = e_->columns;
+    json_.begin_object();
+    json_.field("query", q.qid);
+    json_.key("values");
+    write_values(json_, columns, q.values);
+    if (!q.texts.empty()) {
+      json_.key("texts");
+      json_.begin_object();
+      for (std::size_t c = 0; c < columns.size() && c < q.texts.size(); ++c) {
+        if (columns[c].value == trec::ValueKind::text && columns[c].per_query)
+          json_.field(columns[c].name, q.texts[c]);
+      }
+      json_.end_object();
+    }
+    json_.end_object();
+  }
+
+  void tail() {
+    const trec::Evaluation& e = *e_;
+    json_.key("mean");
+    write_values(json_, e.columns, e.mean);
+    json_.key("stdev");
+    write_values(json_, e.columns, e.stdev);
+    json_.field("queriesAveraged", e.queries_averaged);
+    json_.field("runTag", e.run_tag);
+    json_.key("warnings");
+    write_diagnostics(json_, e.warnings);
+    if (e.zscores) json_.field("zscores", true);
+    if (e.working) {
+      json_.key("working");
+      write_working(json_, *e.working);
+    }
+    if (explain_ && e.explanation) {
+      json_.key("explanation");
+      write_explanation(json_, *e.explanation);
+    }
+    json_.end_object();
+  }
+
+  bool per_query_;
+  bool explain_;
+  const trec::Evaluation* e_;
+  JsonWriter json_;
+  int part_ = 0;  // 0: the head; 1: the queries from query_ on; 2: the rest; 3: written
+  std::size_t query_ = 0;
+  bool ended_ = false;  // the last newline written
+};
+
+// The TSV report, a row a query then the "all" row, a piece at a time.
+class TsvReport {
+ public:
+  TsvReport(const Arguments& args, const trec::Evaluation& e)
+      : per_query_(args.per_query), e_(&e) {}
+
+  bool next(std::string& out, std::size_t bytes) {
+    const std::size_t start = out.size();
+    if (!headed_) {
+      out += "query";
+      for (const trec::Column& c : e_->columns) {
+        out += '\t';
+        out += c.name;
+      }
+      out += '\n';
+      headed_ = true;
+    }
+    if (per_query_) {
+      while (query_ < e_->per_query.size() && out.size() - start < bytes) {
+        const trec::QueryValues& q = e_->per_query[query_++];
+        line(out, q.qid, q.values);
+      }
+      if (query_ < e_->per_query.size()) return true;
+    }
+    if (!ended_) {
+      line(out, "all", e_->mean);
+      ended_ = true;
+    }
+    return out.size() > start;
+  }
+
+ private:
+  void line(std::string& out, std::string_view label, const std::vector<double>& values) const {
     out += label;
-    for (std::size_t c = 0; c < e.columns.size(); ++c) {
+    for (std::size_t c = 0; c < e_->columns.size(); ++c) {
       out += '\t';
       if (c < values.size()) out += js_number(values[c]);
     }
-    out += "\n";
-  };
-  if (args.per_query) {
-    for (const trec::QueryValues& q : e.per_query) line(q.qid, q.values);
+    out += '\n';
   }
-  line("all", e.mean);
+
+  bool per_query_;
+  const trec::Evaluation* e_;
+  bool headed_ = false;
+  std::size_t query_ = 0;
+  bool ended_ = false;
+};
+
+std::string format_json(const Arguments& args, const trec::Evaluation& e) {
+  std::string out;
+  JsonReport(args, e).next(out, trec::TrecLines::kAll);
+  return out;
+}
+
+std::string format_tsv(const Arguments& args, const trec::Evaluation& e) {
+  std::string out;
+  TsvReport(args, e).next(out, trec::TrecLines::kAll);
   return out;
 }
 
@@ -1174,16 +1267,31 @@ Report report(const Arguments& args, const trec::Evaluation& e, std::string_view
   switch (args.format) {
     case Format::trec:
       if (in_pieces) {
-        r.rest.emplace(e, args.per_query, args.summary);
+        r.rest = [lines = trec::TrecLines(e, args.per_query, args.summary)](
+                     std::string& out, std::size_t bytes) mutable {
+          return lines.next(out, bytes);
+        };
       } else {
         put(trec::format_trec(e, args.per_query, args.summary));
       }
       break;
     case Format::tsv:
-      put(format_tsv(args, e));
+      if (in_pieces) {
+        r.rest = [tsv = TsvReport(args, e)](std::string& out, std::size_t bytes) mutable {
+          return tsv.next(out, bytes);
+        };
+      } else {
+        put(format_tsv(args, e));
+      }
       break;
     case Format::json:
-      put(format_json(args, e));
+      if (in_pieces) {
+        r.rest = [json = JsonReport(args, e)](std::string& out, std::size_t bytes) mutable {
+          return json.next(out, bytes);
+        };
+      } else {
+        put(format_json(args, e));
+      }
       break;
     case Format::text:
     case Format::latex:

@@ -269,7 +269,7 @@ int usage_error(const std::string& message) {
 
 int print(ndcg::cli::Report report) {
   std::fputs(report.err.c_str(), stderr);
-  // trec_eval's lines (report.rest) a megabyte at a time: 100,000 queries' -q lines are 100 MB.
+  // The results (report.rest) a megabyte at a time: 100,000 queries' -q lines are 100 MB.
   std::string piece = std::move(report.out);
   do {
     if (!write_all(stdout, piece)) {
@@ -279,7 +279,7 @@ int print(ndcg::cli::Report report) {
       return 1;
     }
     piece.clear();
-  } while (report.rest && report.rest->next(piece, std::size_t{1} << 20));
+  } while (report.rest && report.rest(piece, std::size_t{1} << 20));
   return report.status;
 }
 

@@ -256,31 +256,49 @@ TEST_CASE("the report locates messages in the files as named, and sets the exit 
   CHECK(r.err == "ndcg-calc: unknown measure 'nope'\n");
 }
 
-TEST_CASE("a report in pieces holds the working in out and leaves trec_eval's lines to rest") {
+TEST_CASE("a report in pieces holds the working in out and leaves the results to rest") {
   const std::string qrels = "1 0 a 1\n1 0 b 0\n2 0 a 2\n";
   const std::string run = "1 Q0 a 1 2 tag\n1 Q0 b 2 1 tag\n2 Q0 c 1 1 tag\n2 Q0 a 2 0 tag\n";
   for (const std::vector<std::string>& argv :
        {std::vector<std::string>{"-q", "-m", "map", "Q", "R"},
         std::vector<std::string>{"-q", "-m", "ndcg", "--explain", "2", "Q", "R"},
-        std::vector<std::string>{"-q", "-m", "ndcg", "--format", "json", "Q", "R"}}) {
-    CAPTURE(argv.size());
+        std::vector<std::string>{"-m", "ndcg", "--explain", "2", "Q", "R"},
+        std::vector<std::string>{"-q", "-m", "ndcg", "--format", "json", "--explain", "2", "Q",
+                                 "R"},
+        std::vector<std::string>{"-m", "relstring", "-m", "map", "--format", "json", "Q", "R"},
+        std::vector<std::string>{"-q", "-m", "relstring", "-m", "map", "--format", "json", "Q",
+                                 "R"},
+        std::vector<std::string>{"-q", "-m", "P.1,2", "--format", "tsv", "Q", "R"},
+        std::vector<std::string>{"-m", "P.1,2", "--format", "tsv", "--explain", "1", "Q", "R"}}) {
+    std::string command;
+    for (const std::string& a : argv) command += a + " ";
+    CAPTURE(command);
     const cli::Arguments args = parsed(argv);
     trec::EvalOptions options;
     REQUIRE(trec::configure_evaluation(options, args.measures, args.options).empty());
+    options.explain_query = args.explain;
     const trec::Evaluation e = trec::evaluate(qrels, run, options);
     REQUIRE(e.ok);
     const cli::Report whole = cli::report(args, e, "Q", "R");
-    CHECK_FALSE(whole.rest.has_value());
-    cli::Report pieces = cli::report(args, e, "Q", "R", true);
-    CHECK(pieces.err == whole.err);
-    CHECK(pieces.rest.has_value() == (args.format == cli::Format::trec));
-    std::string out = pieces.out;
-    std::string piece;
-    while (pieces.rest && pieces.rest->next(piece, 1)) {
-      out += piece;
-      piece.clear();
+    CHECK_FALSE(whole.rest);
+    CHECK(whole.out.size() > 20);
+    // Pieces of a byte or more, and of a kilobyte: they join to the whole, and each of trec_eval's
+    // and TSV's ends a line (JSON's end with a query's closing brace).
+    for (std::size_t bytes : {std::size_t{1}, std::size_t{1000}}) {
+      cli::Report pieces = cli::report(args, e, "Q", "R", true);
+      CHECK(pieces.err == whole.err);
+      REQUIRE(pieces.rest);
+      std::string out = pieces.out;
+      std::string piece;
+      std::size_t count = 0;
+      while (pieces.rest(piece, bytes)) {
+        REQUIRE(++count <= whole.out.size());
+        if (args.format != cli::Format::json) CHECK(piece.back() == '\n');
+        out += piece;
+        piece.clear();
+      }
+      CHECK_FALSE(pieces.rest(piece, bytes));
+      CHECK(out == whole.out);
     }
-    CHECK(out == whole.out);
-    CHECK(out.find(argv[2] == "map" ? "map " : "ndcg") != std::string::npos);
   }
 }

@@ -7,6 +7,7 @@
 // the formats of a finished evaluation (trec_eval's lines, TSV, JSON, the step tables).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,14 +75,16 @@ struct Report {
   std::string out;  // stdout
   std::string err;  // stderr
   int status = 0;   // 0; 1 for an error in the data; 2 for a usage error (a bad -m or -l)
-  // With report(..., in_pieces): trec_eval's lines, printed after `out` a piece at a time.
-  std::optional<trec::TrecLines> rest;
+  // With report(..., in_pieces): the results, printed after `out` a piece at a time. Each call
+  // appends whole queries' lines to its string until it has grown by the bytes given (then the
+  // summary), and says whether it appended anything. It refers to the evaluation.
+  std::function<bool(std::string&, std::size_t)> rest;
 };
 
 // Warnings and errors located in the files as named on the command line ("run.txt:12:3: ..."),
 // the working asked for (--explain, -D), then the results in the format asked for. With
-// `in_pieces`, trec_eval's lines (the default format) are left to `rest`, which refers to
-// `evaluation`: a program prints them a piece at a time, not holding them all.
+// `in_pieces`, the results are left to `rest`, which refers to `evaluation`: a program prints
+// them a piece at a time, not holding them all (100,000 queries' -q lines are 100 MB).
 Report report(const Arguments& arguments, const trec::Evaluation& evaluation,
               std::string_view qrels_name, std::string_view run_name, bool in_pieces = false);
 
