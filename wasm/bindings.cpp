@@ -241,9 +241,6 @@ val parse_command_line(const val& argv) {
   return out;
 }
 
-// What a program prints: { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a
-// copy), for a caller that writes it to stdout: a report of thousands of queries is megabytes,
-// and a string of it is decoded here and encoded again to be written.
 // What ndcg-calc prints for arguments it cannot read (exit status 2).
 ndcg::cli::Report usage_report(const std::string& error) {
   ndcg::cli::Report r;
@@ -252,6 +249,9 @@ ndcg::cli::Report usage_report(const std::string& error) {
   return r;
 }
 
+// What a program prints: { out, err, status }; with `bytes`, out is a Uint8Array of its UTF-8 (a
+// copy), for a caller that writes it to stdout: a report of thousands of queries is megabytes,
+// and a string of it is decoded here and encoded again to be written.
 val report_to_js(const ndcg::cli::Report& r, bool bytes = false) {
   val out = val::object();
   if (bytes) {
