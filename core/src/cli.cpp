@@ -831,10 +831,11 @@ class JsonWriter {
         std::all_of(text.begin(), text.end(), [](char c) {
           return static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\';
         })) {
+      // std::copy, not memcpy: an empty view may have no data at all.
       quoted[0] = '"';
-      std::memcpy(quoted + 1, text.data(), text.size());
+      std::copy(text.begin(), text.end(), quoted + 1);
       quoted[text.size() + 1] = '"';
-      std::memcpy(quoted + text.size() + 2, after.data(), after.size());
+      std::copy(after.begin(), after.end(), quoted + text.size() + 2);
       out_.append(quoted, text.size() + after.size() + 2);
       return;
     }
