@@ -308,8 +308,9 @@ function printedReport(session, commandLine) {
 // The same given to commandLine.write as it is made: stderr's text, then stdout in pieces of
 // about a megabyte, each awaited (a stream's backpressure), so that neither the core nor JS
 // holds 100,000 queries' -q lines (100 MB) at once. What remains to return is the status.
-async function writtenReport(session, { argv, qrelsName, runName, bytes = false, write }) {
-  const printed = session.commandLineReportInPieces(argv.map(wellFormed), qrelsName, runName, bytes === true);
+async function writtenReport(session, { argv, qrelsName, runName, bytes, write }) {
+  const asBytes = bytes === true;
+  const printed = session.commandLineReportInPieces(argv.map(wellFormed), qrelsName, runName, asBytes);
   const written = async (text, stream) => {
     try {
       await write(text, stream);
@@ -319,7 +320,7 @@ async function writtenReport(session, { argv, qrelsName, runName, bytes = false,
   };
   if (printed.err.length > 0) await written(printed.err, 'err');
   if (printed.out.length > 0) await written(printed.out, 'out');
-  for (let piece = session.commandLineReportNext(bytes === true); piece !== null; piece = session.commandLineReportNext(bytes === true)) {
+  for (let piece = session.commandLineReportNext(asBytes); piece !== null; piece = session.commandLineReportNext(asBytes)) {
     await written(piece, 'out');
   }
   return { status: printed.status };

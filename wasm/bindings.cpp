@@ -680,7 +680,7 @@ class TrecSession : public FedSession {
   // `bytes`, or null when there is no more.
   val commandLineReportNext(bool bytes) {
     piece_.clear();
-    if (!rest_ || !rest_(piece_, std::size_t{1} << 20)) {
+    if (!rest_ || !rest_(piece_, ndcg::cli::kPieceBytes)) {
       rest_ = nullptr;
       std::string().swap(piece_);
       return val::null();

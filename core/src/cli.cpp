@@ -521,6 +521,19 @@ struct Digits {
   int power = 0;
 };
 
+// x's first p digits as printf's "%.{p-1}e" rounds them.
+Digits printf_digits(double magnitude, int p) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*e", p - 1, magnitude);  // d.ddde±XX
+  Digits d;
+  const char* c = text;
+  for (; *c != 'e'; ++c) {
+    if (*c != '.') d.digit[d.count++] = *c;
+  }
+  d.power = std::atoi(c + 1);
+  return d;
+}
+
 // `all` (x's 17 digits, correctly rounded) rounded to p digits: x rounded to p digits, unless the
 // digits dropped are exactly 5 then zeros (x may lie on either side of that midpoint), when
 // printf gives them itself.
@@ -531,16 +544,8 @@ Digits rounded(const Digits& all, int p, double magnitude) {
   const char* dropped = all.digit + p;
   bool midpoint = dropped[0] == '5';
   for (int i = p + 1; midpoint && i < 17; ++i) midpoint = all.digit[i] == '0';
-  if (midpoint) {
-    char direct[40];
-    std::snprintf(direct, sizeof direct, "%.*e", p - 1, magnitude);  // d.ddde±XX
-    int n = 0;
-    const char* c = direct;
-    for (; *c != 'e'; ++c) {
-      if (*c != '.') d.digit[n++] = *c;
-    }
-    d.power = std::atoi(c + 1);
-  } else if (dropped[0] >= '5') {
+  if (midpoint) return printf_digits(magnitude, p);
+  if (dropped[0] >= '5') {
     int i = p;
     while (i > 0 && d.digit[i - 1] == '9') d.digit[--i] = '0';
     if (i == 0) {
@@ -551,73 +556,6 @@ Digits rounded(const Digits& all, int p, double magnitude) {
     }
   }
   return d;
-}
-
-// x's 17 significant digits, rounded to nearest, ties to even, as printf's "%.16e" gives them,
-// worked out exactly in 128 bits for 1e-6 <= x < 2^53 (every measure's value but the tiniest):
-// x * 10^d = m * 10^d * 2^-s for x = m * 2^-s, d = 16 - the power of ten of x's first digit.
-// False outside that range, for printf to give them.
-bool seventeen_digits(double magnitude, Digits& out) {
-  if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0)) return false;
-  __extension__ typedef unsigned __int128 Uint128;
-  int exponent = 0;
-  const auto m = static_cast<std::uint64_t>(std::ldexp(std::frexp(magnitude, &exponent), 53));
-  const int shift = 53 - exponent;  // 1..72 here
-  static constexpr std::uint64_t kPow10[] = {1ULL,
-                                             10ULL,
-                                             100ULL,
-                                             1000ULL,
-                                             10000ULL,
-                                             100000ULL,
-                                             1000000ULL,
-                                             10000000ULL,
-                                             100000000ULL,
-                                             1000000000ULL,
-                                             10000000000ULL,
-                                             100000000000ULL,
-                                             1000000000000ULL,
-                                             10000000000000ULL,
-                                             100000000000000ULL,
-                                             1000000000000000ULL,
-                                             10000000000000000ULL,
-                                             100000000000000000ULL,
-                                             1000000000000000000ULL,
-                                             10000000000000000000ULL};
-  static constexpr std::uint64_t k17 = kPow10[17];
-  static constexpr std::uint64_t k16 = kPow10[16];
-  // The power of ten of the first digit: from the binary exponent (log10(2) = 0.30103), then
-  // corrected by the digits' count, which the exact product tells.
-  int power = static_cast<int>(std::floor((exponent - 1) * 0.30102999566398120));
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const int d = 16 - power;  // 1..22: 10^22 * 2^53 < 2^127
-    if (d < 0 || d > 22) return false;
-    // One 64 x 64-bit product (m * 10^(d - 19) < 2^63 for d > 19): in wasm a 128-bit product
-    // is a call.
-    const Uint128 product = d <= 19 ? static_cast<Uint128>(m) * kPow10[d]
-                                    : static_cast<Uint128>(m * kPow10[d - 19]) * kPow10[19];
-    const Uint128 whole = product >> shift;
-    if (whole >= k17) {
-      ++power;
-      continue;
-    }
-    if (whole < k16) {
-      --power;
-      continue;
-    }
-    const Uint128 rest = product - (whole << shift);
-    const Uint128 half = static_cast<Uint128>(1) << (shift - 1);
-    auto n = static_cast<std::uint64_t>(whole);
-    if (rest > half || (rest == half && (n & 1) != 0)) ++n;
-    if (n == k17) {  // 9.99...95 and up: 1.000... and one more power of ten
-      n = k16;
-      ++power;
-    }
-    for (int i = 16; i >= 0; --i, n /= 10) out.digit[i] = static_cast<char>('0' + n % 10);
-    out.count = 17;
-    out.power = power;
-    return true;
-  }
-  return false;
 }
 
 // Whether `d` reads back as `magnitude`, read as strtod reads it (fast_float rounds as it does;
@@ -658,35 +596,36 @@ std::string js_number(double x) {
   // strtod for each p up to the answer (16 or 17 for most computed values). JSON and TSV reports of
   // 100,000 queries took 11 s natively and 43-53 s in wasm.
   Digits all;
-  if (!seventeen_digits(magnitude, all)) {
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.16e", magnitude);  // d.dddddddddddddddde±XX
-    all.digit[0] = buffer[0];
-    std::memcpy(all.digit + 1, buffer + 2, 16);
-    all.count = 17;
-    all.power = std::atoi(buffer + 19);
-  }
+  all.count = 17;
+  if (!seventeen_digits(magnitude, all.digit, all.power)) all = printf_digits(magnitude, 17);
   // Most computed values need 16 or 17 digits: 16 is tried first, then 15, then the half that
   // holds the answer. That more digits read back once fewer do holds where the doubles on either
   // side of x are as far from it; below a power of two the next is half as far, so there the
   // digits are tried one more at a time (15 digits of 2^-645 read back, and 16 do not).
+  // `d` is the shortest found to read back so far: first the 17 digits, which always do.
+  Digits d = all;
+  const auto shorter = [&](int p) {
+    Digits candidate = rounded(all, p, magnitude);
+    if (!reads_back(candidate, magnitude)) return false;
+    d = candidate;
+    return true;
+  };
   int low = 1;
-  int high = 17;  // 17 digits always read back
+  int high = 17;  // d has `high` digits
   int exponent = 0;
   if (std::frexp(magnitude, &exponent) == 0.5) {
-    while (low < high && !reads_back(rounded(all, low, magnitude), magnitude)) ++low;
+    while (low < high && !shorter(low)) ++low;
     high = low;
   }
   int p = 16;
   while (low < high) {
-    if (reads_back(rounded(all, p, magnitude), magnitude)) {
+    if (shorter(p)) {
       high = p;
     } else {
       low = p + 1;
     }
     p = high == 16 ? 15 : (low + high) / 2;
   }
-  Digits d = rounded(all, low, magnitude);
   while (d.count > 1 && d.digit[d.count - 1] == '0') --d.count;
   // ECMAScript's Number::toString: x = 0.digits × 10^n.
   const int n = d.power + 1;
@@ -1175,16 +1114,17 @@ class TsvReport {
   bool ended_ = false;
 };
 
-std::string format_json(const Arguments& args, const trec::Evaluation& e) {
-  std::string out;
-  JsonReport(args, e).next(out, trec::TrecLines::kAll);
-  return out;
-}
-
-std::string format_tsv(const Arguments& args, const trec::Evaluation& e) {
-  std::string out;
-  TsvReport(args, e).next(out, trec::TrecLines::kAll);
-  return out;
+// A report's results, after the working in `r.out`: left to `r.rest` when they are asked for in
+// pieces, else written now (a report of 5,000 queries is a megabyte, written in place).
+template <class Pieces>
+void results(Report& r, Pieces pieces, bool in_pieces) {
+  if (in_pieces) {
+    r.rest = [pieces](std::string& out, std::size_t bytes) mutable {
+      return pieces.next(out, bytes);
+    };
+  } else {
+    pieces.next(r.out, trec::TrecLines::kAll);
+  }
 }
 
 // Cells padded to their column's width: left-aligned where `left` says so, else right-aligned.
@@ -1310,42 +1250,15 @@ Report report(const Arguments& args, const trec::Evaluation& e, std::string_view
   for (const auto& [query, explanation] : e.explanations) {
     r.err += format_explanation(query, explanation);
   }
-  // The report is most often all of stdout: taken, not copied (a megabyte for 5,000 queries).
-  const auto put = [&r](std::string text) {
-    if (r.out.empty()) {
-      r.out = std::move(text);
-    } else {
-      r.out += text;
-    }
-  };
   switch (args.format) {
     case Format::trec:
-      if (in_pieces) {
-        r.rest = [lines = trec::TrecLines(e, args.per_query, args.summary)](
-                     std::string& out, std::size_t bytes) mutable {
-          return lines.next(out, bytes);
-        };
-      } else {
-        put(trec::format_trec(e, args.per_query, args.summary));
-      }
+      results(r, trec::TrecLines(e, args.per_query, args.summary), in_pieces);
       break;
     case Format::tsv:
-      if (in_pieces) {
-        r.rest = [tsv = TsvReport(args, e)](std::string& out, std::size_t bytes) mutable {
-          return tsv.next(out, bytes);
-        };
-      } else {
-        put(format_tsv(args, e));
-      }
+      results(r, TsvReport(args, e), in_pieces);
       break;
     case Format::json:
-      if (in_pieces) {
-        r.rest = [json = JsonReport(args, e)](std::string& out, std::size_t bytes) mutable {
-          return json.next(out, bytes);
-        };
-      } else {
-        put(format_json(args, e));
-      }
+      results(r, JsonReport(args, e), in_pieces);
       break;
     case Format::text:
     case Format::latex:

@@ -412,32 +412,97 @@ std::optional<double> parse_decimal(std::string_view text, bool* out_of_range) {
 // A 128-bit whole number (GCC's and Clang's, native and wasm alike).
 __extension__ typedef unsigned __int128 Uint128;
 
+namespace {
+
+constexpr std::uint64_t kTens[] = {1ULL,  // 10^0 to 10^19
+                                   10ULL,
+                                   100ULL,
+                                   1000ULL,
+                                   10000ULL,
+                                   100000ULL,
+                                   1000000ULL,
+                                   10000000ULL,
+                                   100000000ULL,
+                                   1000000000ULL,
+                                   10000000000ULL,
+                                   100000000000ULL,
+                                   1000000000000ULL,
+                                   10000000000000ULL,
+                                   100000000000000ULL,
+                                   1000000000000000ULL,
+                                   10000000000000000ULL,
+                                   100000000000000000ULL,
+                                   1000000000000000000ULL,
+                                   10000000000000000000ULL};
+
+// product * 2^-shift (0 < shift < 128) rounded to the nearest whole number, ties to even, as
+// printf rounds the exact binary value of a double to its last digit.
+Uint128 to_nearest(Uint128 product, int shift) {
+  const Uint128 whole = product >> shift;
+  const Uint128 rest = product - (whole << shift);
+  const Uint128 half = static_cast<Uint128>(1) << (shift - 1);
+  return whole + ((rest > half || (rest == half && (whole & 1) != 0)) ? 1 : 0);
+}
+
+}  // namespace
+
+bool seventeen_digits(double magnitude, char* digits, int& power) {
+  if (!(magnitude >= 1e-6 && magnitude < 9007199254740992.0)) return false;
+  // magnitude = m * 2^-shift exactly, m a whole number below 2^53.
+  int exponent = 0;
+  const auto m = static_cast<std::uint64_t>(std::ldexp(std::frexp(magnitude, &exponent), 53));
+  const int shift = 53 - exponent;  // 1..72 here
+  // The power of ten of the first digit: from the binary exponent (log10(2) = 0.30103), then
+  // corrected by the digits' count, which the exact product tells.
+  int first = static_cast<int>(std::floor((exponent - 1) * 0.30102999566398120));
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int d = 16 - first;  // 1..22: 10^22 * 2^53 < 2^127
+    if (d < 0 || d > 22) return false;
+    // One 64 x 64-bit product (m * 10^(d - 19) < 2^63 for d > 19): in wasm a 128-bit product
+    // is a call.
+    const Uint128 product = d <= 19 ? static_cast<Uint128>(m) * kTens[d]
+                                    : static_cast<Uint128>(m * kTens[d - 19]) * kTens[19];
+    const Uint128 whole = product >> shift;
+    if (whole >= kTens[17]) {
+      ++first;
+      continue;
+    }
+    if (whole < kTens[16]) {
+      --first;
+      continue;
+    }
+    auto n = static_cast<std::uint64_t>(to_nearest(product, shift));
+    if (n == kTens[17]) {  // 9.99...95 and up: 1.000... and one more power of ten
+      n = kTens[16];
+      ++first;
+    }
+    for (int i = 16; i >= 0; --i, n /= 10) digits[i] = static_cast<char>('0' + n % 10);
+    power = first;
+    return true;
+  }
+  return false;
+}
+
 char* write_fixed(char* out, double value, unsigned decimals) {
-  static constexpr std::uint64_t kPow10[] = {1,      10,      100,      1000,     10000,
-                                             100000, 1000000, 10000000, 100000000};
   if (decimals > 8 || !std::isfinite(value)) return nullptr;
   const double magnitude = std::fabs(value);
-  if (magnitude >= 1e15 || magnitude * static_cast<double>(kPow10[decimals]) >= 9e18)
-    return nullptr;
+  if (magnitude >= 1e15 || magnitude * static_cast<double>(kTens[decimals]) >= 9e18) return nullptr;
   // magnitude = m * 2^-shift exactly, m a whole number below 2^53 (shift > 0: magnitude < 2^50).
   int exponent = 0;
   const double fraction = std::frexp(magnitude, &exponent);
   const auto m = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
   const int shift = 53 - exponent;
-  // magnitude * 10^decimals = scaled * 2^-shift, scaled below 2^80: its whole part and remainder.
-  const Uint128 scaled = static_cast<Uint128>(m) * kPow10[decimals];
+  // magnitude * 10^decimals = scaled * 2^-shift, scaled below 2^80.
+  const Uint128 scaled = static_cast<Uint128>(m) * kTens[decimals];
   std::uint64_t units = 0;  // the value in units of 10^-decimals, rounded
   if (m != 0 && shift < 100) {
-    const auto whole = static_cast<std::uint64_t>(scaled >> shift);
-    const Uint128 rest = scaled - (static_cast<Uint128>(whole) << shift);
-    const Uint128 half = static_cast<Uint128>(1) << (shift - 1);
-    units = whole + ((rest > half || (rest == half && (whole & 1) != 0)) ? 1 : 0);
+    units = static_cast<std::uint64_t>(to_nearest(scaled, shift));
   }  // else below 2^-19 units: rounds to 0
   char digits[32];
   char* end = digits + sizeof digits;
   char* p = end;
-  std::uint64_t whole = units / kPow10[decimals];
-  std::uint64_t part = units % kPow10[decimals];
+  std::uint64_t whole = units / kTens[decimals];
+  std::uint64_t part = units % kTens[decimals];
   for (unsigned i = 0; i < decimals; ++i, part /= 10) *--p = static_cast<char>('0' + part % 10);
   if (decimals > 0) *--p = '.';
   do {

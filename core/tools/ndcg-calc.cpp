@@ -279,7 +279,7 @@ int print(ndcg::cli::Report report) {
       return 1;
     }
     piece.clear();
-  } while (report.rest && report.rest(piece, std::size_t{1} << 20));
+  } while (report.rest && report.rest(piece, ndcg::cli::kPieceBytes));
   return report.status;
 }
 

@@ -81,6 +81,9 @@ struct Report {
   std::function<bool(std::string&, std::size_t)> rest;
 };
 
+// The bytes a program asks Report::rest for at a time.
+inline constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+
 // Warnings and errors located in the files as named on the command line ("run.txt:12:3: ..."),
 // the working asked for (--explain, -D), then the results in the format asked for. With
 // `in_pieces`, the results are left to `rest`, which refers to `evaluation`: a program prints

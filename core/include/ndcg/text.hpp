@@ -271,6 +271,12 @@ bool parse_decimal(std::string_view text, double& out, bool* out_of_range = null
 constexpr std::size_t kFixedBytes = 32;
 char* write_fixed(char* out, double value, unsigned decimals);
 
+// The 17 significant digits of `magnitude` (> 0) into digits[0..16], rounded as printf's "%.16e"
+// rounds them (to nearest, ties to even), and the power of ten of the first: magnitude is about
+// d0.d1...d16 × 10^power. Worked out exactly in 128 bits, for 1e-6 <= magnitude < 2^53 (every
+// measure's value but the tiniest); false outside that range, writing nothing.
+bool seventeen_digits(double magnitude, char* digits, int& power);
+
 // printf's "%.*f" for any double and any number of decimals, exactly as C's printf writes it:
 // write_fixed's rounding of the exact binary value, with every digit of a large one, and "inf",
 // "-inf", "nan" and "-nan" as glibc and musl write them. The core uses no printf: in the page's
