@@ -33,7 +33,7 @@ export function wellFormed(text) {
 
 // What the methods check of their arguments before the core reads them.
 const isObject = (value) => value !== null && typeof value === 'object';
-const isStrings = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+export const isStrings = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 // The ids the core sends as UTF-8 bytes, each ended by '\n' (bindings.cpp's add_id): a byte
 // sequence that is not UTF-8 becomes U+FFFD, and never takes the '\n' after it.
@@ -289,41 +289,13 @@ function shapeSpans({ qrelsSpans, runSpans }) {
 }
 
 /**
- * The result of a session whose reading is done: shapeEvaluation's, or, when the request asks
- * only for what ndcg-calc prints (commandLine.only), { ok, commandLine } without the values.
+ * The result of a session whose reading is done: shapeEvaluation's, or, for a request with
+ * `commandLine`, the result `reports` (makeCalculator's `commandLine`, Node's) makes with what
+ * ndcg-calc prints.
  */
-export function concludeEvaluation(session, request) {
-  const { commandLine } = request;
-  if (typeof commandLine?.write === 'function') return concludeWriting(session, request);
-  if (!commandLine?.only) return shapeEvaluation(session.result(), session, request, commandLine);
-  const ok = session.conclude();
-  return { ok, commandLine: printedReport(session, commandLine) };
-}
-
-// What ndcg-calc prints for a session's last result, formatted by the core (ndcg/cli.hpp).
-function printedReport(session, commandLine) {
-  return session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName, commandLine.runName, commandLine.bytes === true);
-}
-
-// The same given to commandLine.write as it is made: stderr's text, then stdout in pieces of
-// about a megabyte, each awaited (a stream's backpressure), so that neither the core nor JS
-// holds 100,000 queries' -q lines (100 MB) at once. What remains to return is the status.
-async function writtenReport(session, { argv, qrelsName, runName, bytes, write }) {
-  const asBytes = bytes === true;
-  const printed = session.commandLineReportInPieces(argv.map(wellFormed), qrelsName, runName, asBytes);
-  const written = async (text, stream) => {
-    try {
-      await write(text, stream);
-    } catch (error) {
-      throw new OutputError(error);
-    }
-  };
-  if (printed.err.length > 0) await written(printed.err, 'err');
-  if (printed.out.length > 0) await written(printed.out, 'out');
-  for (let piece = session.commandLineReportNext(asBytes); piece !== null; piece = session.commandLineReportNext(asBytes)) {
-    await written(piece, 'out');
-  }
-  return { status: printed.status };
+export function concludeEvaluation(session, request, reports) {
+  if (request.commandLine === undefined || request.commandLine === null) return shapeEvaluation(session.result(), session, request);
+  return reports.evaluation(session, request);
 }
 
 /**
@@ -364,16 +336,9 @@ function perQueryOf({ queries, values, texts }) {
   });
 }
 
-// concludeEvaluation's result, what ndcg-calc prints given to commandLine.write (writtenReport).
-async function concludeWriting(session, request) {
-  const result = request.commandLine.only ? { ok: session.conclude() } : shapeEvaluation(session.result(), session, request);
-  result.commandLine = await writtenReport(session, request.commandLine);
-  return result;
-}
-
-// `request`'s trecText, columnar and perQueryColumns say what the result carries and how.
-export function shapeEvaluation(raw, session, { trecText, columnar = false, perQueryColumns = false }, commandLine) {
-  const printed = commandLine ? printedReport(session, commandLine) : undefined;
+// `request`'s trecText, columnar and perQueryColumns say what the result carries and how;
+// `printed`, what ndcg-calc prints for it (command-line.mjs), when asked for.
+export function shapeEvaluation(raw, session, { trecText, columnar = false, perQueryColumns = false }, printed) {
   if (!raw.ok) {
     const failed = { ok: false, errors: raw.errors, warnings: raw.warnings };
     if (printed) failed.commandLine = printed;
@@ -507,9 +472,11 @@ export function instantiateCompiled(factory, compiled, settings = {}) {
 /**
  * Wraps an instantiated embind module (see index.mjs / index.browser.mjs). `restart` returns a
  * promise of a fresh instance: after the core fails (a wasm trap or abort leaves an instance
- * unusable) the calculator replaces it, and the failing call returns an error value.
+ * unusable) the calculator replaces it, and the failing call returns an error value. Node's
+ * entry adds what only its core does: `extend`, methods, and `commandLine`, what ndcg-calc
+ * prints for a request that asks for it (command-line.mjs's commandLineReports).
  */
-export function makeCalculator(firstCore, { restart, extend } = {}) {
+export function makeCalculator(firstCore, { restart, extend, commandLine: reports } = {}) {
   let core = firstCore;
   let restarting = null;
   let presetList = null;  // read from the core once, on first use
@@ -529,6 +496,13 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
     errors: [{ source, line: 0, column: 0, message: 'the calculator\'s core is restarting after a failure; try again in a moment' }],
     warnings: [],
   });
+  // Whether `request` asks for what ndcg-calc prints, which only Node's entry makes.
+  const printing = (request) => {
+    if (request?.commandLine === undefined || request.commandLine === null) return false;
+    if (!reports) throw new CalculatorUsageError('commandLine is for Node\'s entry (wasm/index.mjs): this core does not print ndcg-calc\'s report');
+    return true;
+  };
+  const conclude = (session, request) => concludeEvaluation(session, request, reports);
   const closeSession = (session) => {
     try {
       session.delete();
@@ -555,19 +529,18 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         (evaluateOnly ? '' : ', or runs evaluated by evaluateForComparison()'));
     }
     const args = compareArguments(request);
+    const { commandLine } = request;
+    const asked = printing(request);
     if (core === null && restarting) await restarting;
     if (core === null) return unavailable('run');
     let session;
     let reading = 'qrels';
     let readingRun;
     let bytes = 0;
+    const printed = () => (asked ? reports.comparison(session, commandLine) : undefined);
     try {
       session = new core.CompareSession(...args);
       const names = runs.map(([name]) => String(name));
-      const { commandLine } = request;
-      const printed = () => (commandLine
-        ? session.commandLineReport(commandLine.argv.map(wellFormed), commandLine.qrelsName)
-        : undefined);
       if (session.optionErrors().length > 0) {
         const failure = { ok: false, errors: session.optionErrors(), warnings: [] };
         if (commandLine) failure.commandLine = printed();
@@ -661,29 +634,6 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         measureSetList = Object.freeze(core.measureNicknames().map((n) => Object.freeze({ ...n, measures: Object.freeze(n.measures) })));
       }
       return measureSetList ?? [];
-    },
-
-    /**
-     * The ndcg-calc command line's arguments, read by the core as the native program reads
-     * them: { ok, error } or { ok, help, version, progress, files, measures, options: [[name,
-     * value], ...], zscoresFile }. For wasm/cli.mjs; the page's core does not carry it.
-     */
-    parseCommandLine(argv) {
-      if (!isStrings(argv)) {
-        throw new CalculatorUsageError('parseCommandLine() takes an array of strings');
-      }
-      if (core === null || typeof core.parseCommandLine !== 'function') {
-        throw new CalculatorUsageError('this core has no command line (it is the page\'s)');
-      }
-      return core.parseCommandLine(argv.map(wellFormed));
-    },
-
-    /** ndcg-calc -h's text, with the definitions of the measures named (-h -m NAME). */
-    commandLineHelp(measures = []) {
-      if (core === null || typeof core.commandLineHelp !== 'function') {
-        throw new CalculatorUsageError('this core has no command line (it is the page\'s)');
-      }
-      return core.commandLineHelp(measures.map(wellFormed));
     },
 
     explain(request) {
@@ -861,6 +811,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
         throw new CalculatorUsageError('evaluateStreams() takes functions { qrels, run } that return iterables of chunks');
       }
       const args = sessionArguments(request);
+      printing(request);
       if (core === null && restarting) await restarting;
       if (core === null) return unavailable('run');
       let session;
@@ -883,7 +834,7 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
           await read('run', run, feedRun);
         } while (session.finishRun());
         reading = null;
-        return await concludeEvaluation(session, request);  // awaited: it may write, with the session open
+        return await conclude(session, request);  // awaited: it may write, with the session open
       } catch (error) {
         if (error instanceof CalculatorUsageError || error instanceof OutputError) throw error;
         if (reading !== null && !(error instanceof WebAssembly.RuntimeError)) {
@@ -898,9 +849,10 @@ export function makeCalculator(firstCore, { restart, extend } = {}) {
       }
     },
   };
-  // Methods of one entry point only (wasm/split.mjs, Node's): they reach the core through these.
+  // Methods of one entry point only (wasm/split.mjs and command-line.mjs, Node's): they reach
+  // the core through these.
   if (extend) {
-    Object.assign(calculator, extend({ core: () => core, calculator: () => calculator, unavailable, closeSession }));
+    Object.assign(calculator, extend({ core: () => core, calculator: () => calculator, unavailable, closeSession, printing, conclude }));
   }
   return Object.freeze(calculator);
 }

@@ -264,7 +264,8 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
   onProgress?: (progress: { file: 'qrels' | 'run'; bytes: number }) => void;
   /**
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
-   * stderr, exit status), the files named as given. Node's core only (wasm/cli.mjs uses it).
+   * stderr, exit status), the files named as given. Node's entry only (wasm/cli.mjs uses it):
+   * elsewhere a request with it throws CalculatorUsageError.
    * With `only`, the result is just { ok, commandLine } (PrintedEvaluation): the values are not
    * built in JS, which for thousands of queries takes longer than printing them. With `bytes`,
    * commandLine.out is its UTF-8 bytes, to be written as they are (not decoded into a string).
@@ -379,7 +380,7 @@ export interface CompareStreamRequest extends Omit<CompareRequest, 'qrels' | 'ru
   /** Follows the reading; `{ file: 'tests', bytes: 0 }` once, when the tests begin. */
   onProgress?: (progress: { file: 'qrels' | 'run' | 'tests'; run?: string; bytes: number }) => void;
   /**
-   * Also return what `ndcg-calc compare` prints under `argv`. Node's core only. With `only`,
+   * Also return what `ndcg-calc compare` prints under `argv`. Node's entry only. With `only`,
    * the result is just { ok, commandLine } (PrintedEvaluation): the tests run once, for the
    * report, and no values are built in JS.
    */
@@ -567,9 +568,9 @@ export interface Calculator {
   checkWorking(request: ExplainRequest & { working: string; quantity?: string }): WorkingCheck;
   /** One ranking under every preset, and what makes two presets (default trec_eval and sklearn) differ. */
   compareConventions(request: ExplainRequest & { between?: [PresetName, PresetName] }): ConventionsComparison;
-  /** ndcg-calc's arguments read (Node's core only: the page's does not carry the command line). */
+  /** ndcg-calc's arguments read. Node's entry only (wasm/command-line.mjs): the page's core does not carry the command line. */
   parseCommandLine(argv: string[]): CommandLine;
-  /** ndcg-calc -h's text, with the definitions of the measures named. Node's core only. */
+  /** ndcg-calc -h's text, with the definitions of the measures named. Node's entry only. */
   commandLineHelp(measures?: string[]): string;
 }
 

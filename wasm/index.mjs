@@ -1,6 +1,7 @@
 // Entry point for Node and for browsers loading this file directly. Bundlers that honour the
 // "browser" export condition use index.browser.mjs instead, which never mentions Node.
 import { CalculatorUsageError, instantiateCompiled, makeCalculator } from './api.mjs';
+import { commandLineMethods, commandLineReports } from './command-line.mjs';
 import { splitMethods } from './split.mjs';
 
 export { CalculatorUsageError, OutputError, optionsToText, rowsOfColumns } from './api.mjs';
@@ -51,8 +52,12 @@ async function instantiate() {
   return instantiateCompiled(factory, module);
 }
 
+// What Node's core does beside the page's: split a run between threads, read ndcg-calc's
+// command line.
+const nodeMethods = (internals) => ({ ...splitMethods(internals), ...commandLineMethods(internals) });
+
 /** Instantiates the wasm core once and returns the calculator API (see index.d.ts). */
 export async function createCalculator() {
   corePromise ??= instantiate();
-  return makeCalculator(await corePromise, { restart: instantiate, extend: splitMethods });
+  return makeCalculator(await corePromise, { restart: instantiate, extend: nodeMethods, commandLine: commandLineReports });
 }

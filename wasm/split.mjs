@@ -2,12 +2,12 @@
 // the calculator methods that split it, join the parts, and find where to split. Node's entry
 // (index.mjs) adds them to the calculator; the page does not split a run, and its core and
 // bundle leave them out. The core does the work (trec.hpp's Session::absorb): these feed it.
-import { CalculatorUsageError, OutputError, chunkFeeder, concludeEvaluation, feedAll, intoBuffer, sessionArguments } from './api.mjs';
+import { CalculatorUsageError, OutputError, chunkFeeder, feedAll, intoBuffer, sessionArguments } from './api.mjs';
 
 const needsNode = (what) => new CalculatorUsageError(`${what} needs Node's core (the page's does not split runs)`);
 
 /** The methods, given the calculator's internals (see makeCalculator's `extend`). */
-export function splitMethods({ core: currentCore, calculator, unavailable, closeSession }) {
+export function splitMethods({ core: currentCore, calculator, unavailable, closeSession, printing, conclude }) {
   const splitting = () => {
     const core = currentCore();
     return core !== null && typeof core.queryBoundary === 'function' ? core : null;
@@ -89,6 +89,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
         throw new CalculatorUsageError('evaluateSplit() takes functions { qrels, run, whole } and the later part');
       }
       const args = sessionArguments(request);
+      printing(request);
       if (currentCore() === null) return unavailable('run');
       const core = splitting();
       if (core === null) throw needsNode('evaluateSplit()');
@@ -104,7 +105,7 @@ export function splitMethods({ core: currentCore, calculator, unavailable, close
         const packed = session.finishRun() ? null : await later;
         if (!(packed instanceof Uint8Array)) return readWhole();
         if (!session.absorbPart(intoBuffer(core, session, packed))) return readWhole();
-        return await concludeEvaluation(session, request);  // awaited: it may write, with the session open
+        return await conclude(session, request);  // awaited: it may write, with the session open
       } catch (error) {
         if (error instanceof CalculatorUsageError || error instanceof OutputError) throw error;
         // Reading a part failed, or the core: reading the whole run says which, as it says it.

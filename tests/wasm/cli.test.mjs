@@ -451,6 +451,32 @@ test('commandLine.write is given stderr, then stdout in pieces, each awaited, re
   }
 });
 
+test('a calculator without Node\'s additions, as the page makes, refuses commandLine requests and has no command-line methods', async () => {
+  const { createRequire } = await import('node:module');
+  const { makeCalculator, instantiateCompiled, CalculatorUsageError } = await import('../../wasm/api.mjs');
+  const { compiledCore } = await import('../../wasm/index.mjs');
+  const factory = createRequire(import.meta.url)('../../wasm/dist/ndcg-core.node.cjs');
+  const plain = makeCalculator(await instantiateCompiled(factory, await compiledCore()));
+  assert.equal(plain.parseCommandLine, undefined);
+  assert.equal(plain.commandLineHelp, undefined);
+  assert.equal(plain.evaluateSplit, undefined);
+  const qrels = '1 0 a 1\n';
+  const run = '1 Q0 a 1 1.0 r\n';
+  const commandLine = { argv: ['q', 'r'], qrelsName: 'q', runName: 'r', only: true };
+  let read = 0;
+  const counted = (text) => () => { read += 1; return [text]; };
+  await assert.rejects(plain.evaluateStreams({ qrels: counted(qrels), run: counted(run), commandLine }),
+    (error) => error instanceof CalculatorUsageError && /Node's entry/.test(error.message));
+  await assert.rejects(plain.compareStreams({ qrels: counted(qrels), runs: { a: counted(run), b: counted(run) }, commandLine: { argv: ['compare', 'q', 'a', 'b'], qrelsName: 'q' } }),
+    (error) => error instanceof CalculatorUsageError && /Node's entry/.test(error.message));
+  assert.equal(read, 0, 'refused before any file is read');
+  // The rest of the API is the same: the same values as Node's calculator.
+  const node = await createCalculator();
+  const mine = await plain.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures: ['map'] });
+  assert.deepEqual(mine, await node.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures: ['map'] }));
+  assert.equal(mine.mean.map, 1);
+});
+
 test('the entries for Node and for browsers export the same names', async () => {
   const [node, browser] = await Promise.all([import('../../wasm/index.mjs'), import('../../wasm/index.browser.mjs')]);
   assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
