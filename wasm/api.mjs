@@ -496,10 +496,12 @@ export function makeCalculator(firstCore, { restart, extend, commandLine: report
     errors: [{ source, line: 0, column: 0, message: 'the calculator\'s core is restarting after a failure; try again in a moment' }],
     warnings: [],
   });
-  // Whether `request` asks for what ndcg-calc prints, which only Node's entry makes.
-  const printing = (request) => {
+  // Whether `request` asks for what ndcg-calc prints, which only Node's entry makes; for an
+  // evaluation's report when `run`, else a comparison's.
+  const printing = (request, run = true) => {
     if (request?.commandLine === undefined || request.commandLine === null) return false;
     if (!reports) throw new CalculatorUsageError('commandLine is for Node\'s entry (wasm/index.mjs): this core does not print ndcg-calc\'s report');
+    reports.check(request.commandLine, run);
     return true;
   };
   const conclude = (session, request) => concludeEvaluation(session, request, reports);
@@ -530,7 +532,7 @@ export function makeCalculator(firstCore, { restart, extend, commandLine: report
     }
     const args = compareArguments(request);
     const { commandLine } = request;
-    const asked = printing(request);
+    const asked = printing(request, false);
     if (core === null && restarting) await restarting;
     if (core === null) return unavailable('run');
     let session;

@@ -33,6 +33,19 @@ async function writtenReport(session, { argv, qrelsName, runName, bytes, write }
 /** The hooks makeCalculator calls for a request that carries `commandLine`. */
 export const commandLineReports = {
   /**
+   * Throws CalculatorUsageError unless `commandLine` is what an evaluation's (`run`: true) or a
+   * comparison's report needs, before anything is read.
+   */
+  check(commandLine, run) {
+    const named = (value) => typeof value === 'string';
+    if (commandLine === null || typeof commandLine !== 'object' || !isStrings(commandLine.argv) || !named(commandLine.qrelsName) ||
+        (run && !named(commandLine.runName)) || (commandLine.write !== undefined && typeof commandLine.write !== 'function')) {
+      throw new CalculatorUsageError(`commandLine must be { argv: strings, qrelsName${run ? ', runName' : ''} }` +
+        (run ? ', with write a function when given' : ''));
+    }
+  },
+
+  /**
    * An evaluation's result with what ndcg-calc prints (result.commandLine): with `only`, { ok,
    * commandLine } without the values; with `write`, the printed text given to it (writtenReport)
    * and only the status kept.

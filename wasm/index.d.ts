@@ -265,7 +265,8 @@ export interface StreamRequest extends Omit<EvaluateRequest, 'qrels' | 'run'> {
   /**
    * Also return what ndcg-calc prints for this result under `argv` (result.commandLine: stdout,
    * stderr, exit status), the files named as given. Node's entry only (wasm/cli.mjs uses it):
-   * elsewhere a request with it throws CalculatorUsageError.
+   * elsewhere a request with it throws CalculatorUsageError, as does one whose commandLine lacks
+   * argv, qrelsName or runName, before anything is read.
    * With `only`, the result is just { ok, commandLine } (PrintedEvaluation): the values are not
    * built in JS, which for thousands of queries takes longer than printing them. With `bytes`,
    * commandLine.out is its UTF-8 bytes, to be written as they are (not decoded into a string).

@@ -477,6 +477,26 @@ test('a calculator without Node\'s additions, as the page makes, refuses command
   assert.equal(mine.mean.map, 1);
 });
 
+test('a malformed commandLine is a usage error before anything is read, and the core is not restarted', async () => {
+  const calc = await createCalculator();
+  let read = 0;
+  const counted = (text) => () => { read += 1; return [text]; };
+  const qrels = '1 0 a 1\n';
+  const run = '1 Q0 a 1 1.0 r\n';
+  const usage = (error) => error?.name === 'CalculatorUsageError' && /commandLine must be/.test(error.message);
+  for (const commandLine of [false, 'ndcg-calc q r', {}, { argv: 'q r', qrelsName: 'q', runName: 'r' }, { argv: ['q', 'r'], qrelsName: 'q' },
+    { argv: ['q', 'r'], qrelsName: 'q', runName: 'r', write: 'stdout' }]) {
+    await assert.rejects(calc.evaluateStreams({ qrels: counted(qrels), run: counted(run), commandLine }), usage, JSON.stringify(commandLine));
+  }
+  await assert.rejects(calc.compareStreams({ qrels: counted(qrels), runs: { a: counted(run), b: counted(run) }, commandLine: { argv: ['compare'] } }), usage);
+  assert.equal(read, 0, 'refused before any file is read');
+  // The same core goes on: a comparison's report needs no run name.
+  const compared = await calc.compareStreams({ qrels: () => [qrels], runs: { a: () => [run], b: () => [run] }, commandLine: { argv: ['compare', 'q', 'a', 'b'], qrelsName: 'q', only: true } });
+  assert.equal(typeof compared.commandLine.out, 'string');
+  const evaluated = await calc.evaluateStreams({ qrels: () => [qrels], run: () => [run], measures: ['map'], commandLine: { argv: ['-m', 'map', 'q', 'r'], qrelsName: 'q', runName: 'r', only: true } });
+  assert.deepEqual(evaluated, { ok: true, commandLine: { out: 'map                   \tall\t1.0000\n', err: '', status: 0 } });
+});
+
 test('the entries for Node and for browsers export the same names', async () => {
   const [node, browser] = await Promise.all([import('../../wasm/index.mjs'), import('../../wasm/index.browser.mjs')]);
   assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
