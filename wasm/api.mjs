@@ -288,15 +288,8 @@ function shapeSpans({ qrelsSpans, runSpans }) {
   return { qrels: shaped(qrelsSpans), run: shaped(runSpans) };
 }
 
-/**
- * The result of a session whose reading is done: shapeEvaluation's, or, for a request with
- * `commandLine`, the result `reports` (makeCalculator's `commandLine`, Node's) makes with what
- * ndcg-calc prints.
- */
-export function concludeEvaluation(session, request, reports) {
-  if (request.commandLine === undefined || request.commandLine === null) return shapeEvaluation(session.result(), session, request);
-  return reports.evaluation(session, request);
-}
+/** Whether `request` asks for what ndcg-calc prints (its `commandLine`). */
+const asksReport = (request) => request?.commandLine !== undefined && request.commandLine !== null;
 
 /**
  * The per-query values as columns (request.perQueryColumns): { queries, values: { name:
@@ -499,12 +492,16 @@ export function makeCalculator(firstCore, { restart, extend, commandLine: report
   // Whether `request` asks for what ndcg-calc prints, which only Node's entry makes; for an
   // evaluation's report when `run`, else a comparison's.
   const printing = (request, run = true) => {
-    if (request?.commandLine === undefined || request.commandLine === null) return false;
+    if (!asksReport(request)) return false;
     if (!reports) throw new CalculatorUsageError('commandLine is for Node\'s entry (wasm/index.mjs): this core does not print ndcg-calc\'s report');
     reports.check(request.commandLine, run);
     return true;
   };
-  const conclude = (session, request) => concludeEvaluation(session, request, reports);
+  // The result of a session whose reading is done: shapeEvaluation's, or the one `reports` makes
+  // with what ndcg-calc prints.
+  const conclude = (session, request) => (asksReport(request)
+    ? reports.evaluation(session, request)
+    : shapeEvaluation(session.result(), session, request));
   const closeSession = (session) => {
     try {
       session.delete();

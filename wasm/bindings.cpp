@@ -653,25 +653,14 @@ class TrecSession : public FedSession {
   // bytes when `bytes` (report_to_js).
   val commandLineReport(const val& argv, const std::string& qrels_name, const std::string& run_name,
                         bool bytes) const {
-    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
-    if (!parsed.arguments) {
-      return report_to_js(usage_report(parsed.error), bytes);
-    }
-    return report_to_js(ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name),
-                        bytes);
+    return report_to_js(command_line_report(argv, qrels_name, run_name, false), bytes);
   }
 
   // The same, but for the results, which commandLineReportNext gives a piece at a time:
   // 100,000 queries' -q lines are 100 MB, held twice (here and in JS) when made at once.
   val commandLineReportInPieces(const val& argv, const std::string& qrels_name,
                                 const std::string& run_name, bool bytes) {
-    rest_ = nullptr;
-    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
-    if (!parsed.arguments) {
-      return report_to_js(usage_report(parsed.error), bytes);
-    }
-    ndcg::cli::Report r =
-        ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name, true);
+    ndcg::cli::Report r = command_line_report(argv, qrels_name, run_name, true);
     rest_ = std::move(r.rest);
     return report_to_js(r, bytes);
   }
@@ -694,6 +683,17 @@ class TrecSession : public FedSession {
  private:
   explicit TrecSession(Configured c)
       : FedSession(std::move(c.options)), option_errors_(std::move(c.errors)) {}
+
+#ifdef NDCG_COMMAND_LINE
+  // ndcg-calc's report of the last result under `argv`, its results left to Report::rest when
+  // `in_pieces`; the usage error when the arguments cannot be read.
+  ndcg::cli::Report command_line_report(const val& argv, const std::string& qrels_name,
+                                        const std::string& run_name, bool in_pieces) const {
+    const ndcg::cli::Parsed parsed = ndcg::cli::parse_arguments(strings(argv));
+    if (!parsed.arguments) return usage_report(parsed.error);
+    return ndcg::cli::report(*parsed.arguments, evaluation_, qrels_name, run_name, in_pieces);
+  }
+#endif
 
   ndcg::DiagnosticList option_errors_;
   ndcg::trec::Evaluation evaluation_;

@@ -973,6 +973,7 @@ class JsonReport {
   // once there is nothing left to append.
   bool next(std::string& out, std::size_t bytes) {
     const std::size_t start = out.size();
+    bool ended = false;  // the tail written by this call, which ends it with the last newline
     while (part_ < 3 && out.size() - start + json_.size() < bytes) {
       if (part_ == 0) {
         head();
@@ -983,13 +984,11 @@ class JsonReport {
         if (part_ == 1) json_.end_array();
         tail();
         part_ = 3;
+        ended = true;
       }
     }
     json_.move_to(out);
-    if (part_ == 3 && !ended_) {
-      out += '\n';
-      ended_ = true;
-    }
+    if (ended) out += '\n';
     return out.size() > start;
   }
 
@@ -1063,7 +1062,6 @@ class JsonReport {
   JsonWriter json_;
   int part_ = 0;  // 0: the head; 1: the queries from query_ on; 2: the rest; 3: written
   std::size_t query_ = 0;
-  bool ended_ = false;  // the last newline written
 };
 
 // The TSV report, a row a query then the "all" row, a piece at a time.
